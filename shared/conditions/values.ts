@@ -1,0 +1,68 @@
+import { type Decimal, parseDecimal } from '../money/decimal';
+import type { FieldKind } from '../records/fields';
+import { canonicalPhone } from '../records/phone';
+import { tryParseDuration } from '../time/duration';
+
+/** A condition's value, read by the kind of the field it applies to. */
+export type ConditionValue =
+  | { readonly kind: 'number'; readonly value: number }
+  | { readonly kind: 'money'; readonly value: Decimal }
+  /** Seconds. */
+  | { readonly kind: 'duration'; readonly value: number }
+  /** Lower-cased text, or a canonical phone. */
+  | { readonly kind: 'text'; readonly value: string }
+  | { readonly kind: 'direction'; readonly value: 1 | 2 };
+
+const DIRECTIONS: Readonly<Record<string, 1 | 2>> = {
+  '1': 1,
+  '2': 2,
+  inbound: 1,
+  outbound: 2,
+  in: 1,
+  out: 2,
+};
+
+/** Reads `1`, `2`, `inbound`, `outbound` (any case); `undefined` otherwise. */
+export function readDirection(input: unknown): 1 | 2 | undefined {
+  if (typeof input !== 'string' && typeof input !== 'number') return undefined;
+  return DIRECTIONS[String(input).trim().toLowerCase()];
+}
+
+/**
+ * Reads a condition value written in the rules file as the field's kind. A duration accepts
+ * `90s`/`15m`/`HH:MM:SS` and a bare number of seconds. `time` fields compare as durations of
+ * `age` do not make sense, so they are read as text. Returns `undefined` when unreadable;
+ * the config validator turns that into an error naming the rule and field.
+ */
+export function readConditionValue(kind: FieldKind, text: string): ConditionValue | undefined {
+  const value = text.trim();
+  switch (kind) {
+    case 'number': {
+      if (value === '' || !Number.isFinite(Number(value))) return undefined;
+      return { kind: 'number', value: Number(value) };
+    }
+    case 'money': {
+      const decimal = parseDecimal(value);
+      return decimal ? { kind: 'money', value: decimal } : undefined;
+    }
+    case 'duration': {
+      const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : tryParseDuration(value);
+      return ms === undefined ? undefined : { kind: 'duration', value: ms / 1000 };
+    }
+    case 'direction': {
+      const direction = readDirection(value);
+      return direction ? { kind: 'direction', value: direction } : undefined;
+    }
+    case 'phone':
+    case 'phones':
+      return value === '' ? undefined : { kind: 'text', value: canonicalPhone(value) };
+    case 'text':
+    case 'time':
+      return { kind: 'text', value: value.toLowerCase() };
+  }
+}
+
+/** The operators that make sense per kind: ordering needs an order. */
+export function kindIsOrdered(kind: FieldKind): boolean {
+  return kind === 'number' || kind === 'money' || kind === 'duration' || kind === 'text';
+}

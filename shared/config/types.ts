@@ -1,0 +1,97 @@
+/**
+ * The validated, frozen rules file (contract section 1). Produced only by `loadConfig`/
+ * `parseConfig` in this folder; everything else trusts these types.
+ */
+
+export const SOURCES = ['live_calls', 'payments'] as const;
+export type SourceName = (typeof SOURCES)[number];
+
+export const SEVERITIES = ['info', 'warning', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** The API's own comparison operators. Longest first, so a prefix scan finds `>=` before `>`. */
+export const OPERATORS = ['>=', '<=', '<>', '>', '<'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** Query parameters `GET /v1/live_calls` accepts. */
+export const LIVE_CALL_QUERY_KEYS = ['agent_number', 'extension', 'did_number', 'call_id'] as const;
+export type LiveCallQueryKey = (typeof LIVE_CALL_QUERY_KEYS)[number];
+
+/**
+ * One `where`/`count` condition, as written. The value stays text here: its meaning (number,
+ * duration, money, text, phone) comes from the field's kind in `records/fields.ts`, and
+ * validation has already proved it readable as that kind.
+ */
+export type Condition =
+  /** A scalar (equality) or a list (any of). */
+  | { readonly kind: 'equals'; readonly values: readonly string[] }
+  /** `"OP VALUE"`. */
+  | { readonly kind: 'compare'; readonly op: Operator; readonly value: string };
+
+export interface ApiConfig {
+  /** https, or http for loopback hosts only. No trailing slash. */
+  readonly baseUrl: string;
+  /** SSM SecureString name holding the bearer token (deployed runs). */
+  readonly tokenParameter: string;
+  /** Per-request timeout. @default 10s */
+  readonly timeoutMs: number;
+}
+
+export interface LiveCallsSource {
+  /** @default 1m (EventBridge's floor) */
+  readonly everyMs: number;
+  /** Evenly spaced samples inside one run. @default 1 */
+  readonly samples: number;
+  readonly query: Readonly<Partial<Record<LiveCallQueryKey, string>>>;
+}
+
+export interface PaymentsSource {
+  /** @default 5m */
+  readonly everyMs: number;
+  /** Window fetched with from_date/to_date; instances older than this are forgotten. @default 24h */
+  readonly lookbackMs: number;
+}
+
+export interface HealthConfig {
+  /** Consecutive failed polls before `source_unavailable` fires. @default 3 */
+  readonly after: number;
+  /** @default every channel */
+  readonly notify: readonly string[];
+}
+
+export interface ChannelConfig {
+  readonly name: string;
+  readonly sms: readonly string[];
+  readonly email: readonly string[];
+  /** Subscriptions only receive this severity and above (an SNS filter policy). */
+  readonly minSeverity?: Severity;
+}
+
+export interface RuleConfig {
+  readonly name: string;
+  readonly source: SourceName;
+  /** Field name (API name or derived) -> condition. Every condition must hold. */
+  readonly where: Readonly<Record<string, Condition>>;
+  /** Present: aggregate rule over the matching records. Absent: per-record rule. */
+  readonly count?: Condition;
+  /** Aggregate only. */
+  readonly groupBy: readonly string[];
+  readonly forMs: number;
+  readonly keepFiringMs: number;
+  /** Undefined: never repeat. */
+  readonly repeatMs?: number;
+  readonly resolved: boolean;
+  readonly severity: Severity;
+  readonly notify: readonly string[];
+  readonly summary?: string;
+}
+
+export interface Config {
+  /** IANA zone of the API's offset-less timestamps. @default Asia/Kolkata */
+  readonly timezone: string;
+  readonly api: ApiConfig;
+  readonly sources: { readonly live_calls: LiveCallsSource; readonly payments: PaymentsSource };
+  readonly health: HealthConfig;
+  readonly channels: Readonly<Record<string, ChannelConfig>>;
+  readonly rules: readonly RuleConfig[];
+}

@@ -1,0 +1,61 @@
+import type { Severity, SourceName } from '../config/types';
+
+export const STATE_VERSION = 1;
+
+export type NotificationStatus = 'firing' | 'resolved';
+
+/**
+ * One notification (contract section 4). The JSON printed by `replay`, the demo and carried in
+ * the SNS `default`/`sqs` bodies. `id` is deterministic, so redelivery can be de-duplicated.
+ */
+export interface Notification {
+  readonly id: string;
+  /** Evaluation time, ISO-8601 UTC. */
+  readonly at: string;
+  readonly source: SourceName;
+  readonly rule: string;
+  readonly status: NotificationStatus;
+  readonly severity: Severity;
+  readonly channels: readonly string[];
+  readonly key: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** The count, for aggregate rules. */
+  readonly value?: number;
+  readonly sms: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
+/** One alert instance (prometheus' `Alert`): plain, serialisable data. */
+export interface AlertInstance {
+  readonly rule: string;
+  readonly key: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly state: 'pending' | 'firing';
+  /** When the condition first held (epoch ms). */
+  readonly activeAt: number;
+  readonly firedAt?: number;
+  /** Last time a firing notification went out. */
+  readonly lastSentAt?: number;
+  /** Last evaluation at which the condition held (keepFiring). */
+  readonly lastTrueAt: number;
+  /** Last time the record/group was seen (payments are forgotten after the lookback). */
+  readonly lastSeenAt: number;
+  readonly value?: number;
+  /** What the messages need to tell the story (a per-record rule's record fields, etc.). */
+  readonly context: Readonly<Record<string, string>>;
+}
+
+/** Everything the engine remembers about one source between runs. */
+export interface SourceState {
+  readonly version: typeof STATE_VERSION;
+  readonly source: SourceName;
+  readonly consecutiveFailures: number;
+  /** Keyed by alert key, e.g. `too-many-ringing{did=+918000000001}`. */
+  readonly alerts: Readonly<Record<string, AlertInstance>>;
+}
+
+export interface Evaluation {
+  readonly state: SourceState;
+  readonly notifications: readonly Notification[];
+}

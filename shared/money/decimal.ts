@@ -1,0 +1,56 @@
+/**
+ * Exact decimal money. Amounts arrive as strings ("100000.10") or JSON numbers (100000.1) and
+ * are compared exactly: `100000.10 >= 100000.1` holds, with no float drift.
+ */
+export interface Decimal {
+  /** The value times 10^scale. */
+  readonly units: bigint;
+  readonly scale: number;
+}
+
+const DECIMAL_PATTERN = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/** Reads `"1,234.50"`, `" 99 "`, `100000.1`, `"-3"`; `undefined` for anything else. */
+export function parseDecimal(input: unknown): Decimal | undefined {
+  let text: string;
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return undefined;
+    text = String(input);
+    if (/e/i.test(text)) text = input.toFixed(20).replace(/0+$/, '');
+  } else if (typeof input === 'string') {
+    text = input.trim().replaceAll(',', '');
+  } else {
+    return undefined;
+  }
+  const match = DECIMAL_PATTERN.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  if (whole === '' && fraction === '') return undefined;
+  const trimmedFraction = fraction.replace(/0+$/, '');
+  const units = BigInt(`${sign}${whole || '0'}${trimmedFraction}`);
+  return { units, scale: trimmedFraction.length };
+}
+
+/** -1, 0 or 1. */
+export function compareDecimal(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const scale = Math.max(a.scale, b.scale);
+  const left = a.units * 10n ** BigInt(scale - a.scale);
+  const right = b.units * 10n ** BigInt(scale - b.scale);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Canonical text: no exponent, no trailing zeros, `"100000.1"`, `"-3"`, `"0"`. */
+export function formatDecimal(value: Decimal): string {
+  const negative = value.units < 0n;
+  const digits = (negative ? -value.units : value.units).toString().padStart(value.scale + 1, '0');
+  const whole = digits.slice(0, digits.length - value.scale);
+  const fraction = digits.slice(digits.length - value.scale);
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Formats with exactly two decimals for people (`"1500.00"`); exact, no rounding up. */
+export function formatMoney(value: Decimal): string {
+  const canonical = formatDecimal(value);
+  const [whole, fraction = ''] = canonical.split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}

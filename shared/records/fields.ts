@@ -1,0 +1,68 @@
+import type { SourceName } from '../config/types';
+
+/**
+ * How a field's values are read and compared.
+ * - `text`: trimmed, compared case-insensitively (the API changes letter case).
+ * - `phone`: compared by canonical number, so `+918000000001`, `918000000001`, `08000000001`
+ *   and `8000000001` are one number.
+ * - `phones`: a comma-separated list of phones; equality holds when any of them matches.
+ * - `number`, `money` (exact decimal), `duration` (seconds), `time` (epoch ms),
+ *   `direction` (1/2, also written inbound/outbound).
+ */
+export const FIELD_KINDS = [
+  'text',
+  'phone',
+  'phones',
+  'number',
+  'money',
+  'duration',
+  'time',
+  'direction',
+] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
+
+/** Fields a rule may name, per source: the API's own names plus the derived `age`. */
+export const FIELDS: Readonly<Record<SourceName, Readonly<Record<string, FieldKind>>>> = {
+  live_calls: {
+    id: 'text',
+    user_id: 'text',
+    client_id: 'text',
+    call_id: 'text',
+    direction: 'direction',
+    source: 'phone',
+    type: 'text',
+    did: 'phone',
+    multiple_destination_type: 'text',
+    multiple_destination_name: 'text',
+    destination: 'phones',
+    state: 'text',
+    channel_id: 'text',
+    created_at: 'time',
+    sip_domain: 'text',
+    broadcast_id: 'text',
+    broadcast_no: 'phone',
+    call_time: 'duration',
+    agent_name: 'text',
+    age: 'duration',
+  },
+  payments: {
+    id: 'text',
+    amount_paid: 'money',
+    payment_id: 'text',
+    created_at: 'time',
+    gateway: 'text',
+    status: 'text',
+    amount_added: 'money',
+    amount_tax: 'money',
+    age: 'duration',
+  },
+};
+
+/** Fields computed at evaluation time rather than read from the record. */
+export const DERIVED_FIELDS = ['age'] as const;
+
+/** The record identity per source (contract section 3). */
+export const IDENTITY_FIELD: Readonly<Record<SourceName, string>> = {
+  live_calls: 'call_id',
+  payments: 'id',
+};

@@ -1,0 +1,40 @@
+import type { SourceName } from '../config/types';
+
+/**
+ * A normalised field value. The kind of each field (see `fields.ts`) fixes which shape it has:
+ * text/phone/money -> string (money as a canonical decimal string), number/duration/direction
+ * -> number (durations in seconds), time -> epoch milliseconds, a phone list -> string[].
+ */
+export type FieldValue = string | number | readonly string[];
+
+/** One API record, parsed tolerantly. `raw` is exactly what the API sent, unknown fields kept. */
+export interface ApiRecord {
+  readonly source: SourceName;
+  /** Identity of the record: `call_id` for live calls, `id` for payments. */
+  readonly key: string;
+  /** `created_at` as UTC epoch ms, read in the configured zone; undefined when absent. */
+  readonly createdAtMs?: number;
+  readonly fields: Readonly<Record<string, FieldValue>>;
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+/** What a parser made of one response body. */
+export interface ParsedBatch {
+  readonly records: readonly ApiRecord[];
+  /** Records that could not be understood and were left out. */
+  readonly skipped: number;
+  /** The first few reasons, for logs; never a token. */
+  readonly skipReasons: readonly string[];
+}
+
+/** Why a poll failed; plain data so it can sit in timelines and state. */
+export interface PollFailure {
+  readonly kind: 'auth' | 'http' | 'network' | 'timeout' | 'body' | 'rate-limited';
+  readonly status?: number;
+  readonly message: string;
+}
+
+/** One poll of one source, the engine's input. */
+export type PollResult =
+  | { readonly ok: true; readonly records: readonly ApiRecord[]; readonly skipped: number }
+  | { readonly ok: false; readonly error: PollFailure };
