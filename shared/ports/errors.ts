@@ -1,0 +1,46 @@
+import type { SourceName } from '../config/types';
+
+/** Base class of the ports' errors (state stores, publishers, token sources). */
+export class PortError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'PortError';
+  }
+}
+
+/**
+ * Another run committed first: the stored revision is no longer the one this run read.
+ * The loser re-reads and re-evaluates, or stops; it never publishes what it computed.
+ */
+export class StateConflictError extends PortError {
+  constructor(
+    readonly source: SourceName,
+    readonly expectedRevision: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `state of ${source} changed since revision ${expectedRevision} was read (a concurrent run committed first)`,
+      options,
+    );
+    this.name = 'StateConflictError';
+  }
+}
+
+/** The stored state cannot be read or written (a corrupt file, an unreachable table). */
+export class StateStoreError extends PortError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StateStoreError';
+  }
+}
+
+/**
+ * The API token could not be obtained (the parameter store is down, the parameter is missing).
+ * The message names the parameter, never its value.
+ */
+export class TokenUnavailableError extends PortError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TokenUnavailableError';
+  }
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { SourceName } from '../config/types';
+import type { Notification, SourceState } from '../engine/types';
+import { StateConflictError, StateStoreError } from './errors';
+import type { StateStore, StoredState } from './types';
+
+/*
+ * The file is written only by this code, but it sits on a user's disk: check its outline at the
+ * edge (so a hand-edited file fails with a clear message) and trust the engine's own shapes
+ * inside it.
+ */
+const slotSchema = z.object({
+  state: z.looseObject({ version: z.number(), source: z.string() }),
+  revision: z.number().int().positive(),
+  owed: z.record(z.string(), z.looseObject({ id: z.string() })),
+});
+const fileSchema = z.object({
+  version: z.literal(1),
+  sources: z.record(z.string(), slotSchema),
+});
+
+interface Slot {
+  state: SourceState;
+  revision: number;
+  owed: Record<string, Notification>;
+}
+interface StateFile {
+  version: 1;
+  sources: Partial<Record<SourceName, Slot>>;
+}
+
+/**
+ * A `StateStore` in one JSON file (`telealert poll`). Writes go to a temporary file that is
+ * renamed over the old one, so a crash leaves either the old or the new state, never half.
+ * Operations of one process are serialised; two processes sharing a file are not supported.
+ */
+export class FileStateStore implements StateStore {
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly path: string) {}
+
+  async load(source: SourceName): Promise<StoredState> {
+    return this.#serial(async () => {
+      const slot = (await this.#read()).sources[source];
+      if (slot === undefined) return { state: undefined, revision: 0, owed: [] };
+      return { state: slot.state, revision: slot.revision, owed: Object.values(slot.owed) };
+    });
+  }
+
+  async commit(
+    source: SourceName,
+    expectedRevision: number,
+    next: SourceState,
+    owed: readonly Notification[],
+  ): Promise<number> {
+    return this.#serial(async () => {
+      const file = await this.#read();
+      const slot = file.sources[source];
+      if ((slot?.revision ?? 0) !== expectedRevision) {
+        throw new StateConflictError(source, expectedRevision);
+      }
+      const merged = { ...slot?.owed };
+      for (const n of owed) merged[n.id] = n;
+      const revision = expectedRevision + 1;
+      file.sources[source] = { state: next, revision, owed: merged };
+      await this.#write(file);
+      return revision;
+    });
+  }
+
+  async markSent(source: SourceName, ids: readonly string[]): Promise<void> {
+    await this.#serial(async () => {
+      const file = await this.#read();
+      const slot = file.sources[source];
+      if (slot === undefined || !ids.some((id) => id in slot.owed)) return;
+      for (const id of ids) delete slot.owed[id];
+      await this.#write(file);
+    });
+  }
+
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(task);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async #read(): Promise<StateFile> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, sources: {} };
+      throw new StateStoreError(`cannot read the state file ${this.path}`, { cause: error });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new StateStoreError(
+        `the state file ${this.path} is not JSON: delete it to start from a clean state`,
+        { cause: error },
+      );
+    }
+    const result = fileSchema.safeParse(parsed);
+    if (!result.success) {
+      throw new StateStoreError(
+        `the state file ${this.path} is not a telealert state file: delete it to start from a clean state`,
+        { cause: result.error },
+      );
+    }
+    // The outline was checked above; the contents are the engine's own serialised values.
+    return result.data as unknown as StateFile;
+  }
+
+  async #write(file: StateFile): Promise<void> {
+    const temporary = `${this.path}.${randomUUID()}.tmp`;
+    try {
+      await mkdir(dirname(this.path), { recursive: true });
+      await writeFile(temporary, `${JSON.stringify(file)}\n`, 'utf8');
+      await rename(temporary, this.path);
+    } catch (error) {
+      throw new StateStoreError(`cannot write the state file ${this.path}`, { cause: error });
+    }
+  }
+}

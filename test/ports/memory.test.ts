@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStateStore } from '../../shared/ports/memory';
+import { describeStateStoreContract } from './contract';
+import { sampleState } from './fixtures';
+
+describeStateStoreContract('memory', async () => new MemoryStateStore());
+
+describe('Class: MemoryStateStore', () => {
+  it('keeps its stored state when a caller mutates what it loaded', async () => {
+    const store = new MemoryStateStore();
+    await store.commit('live_calls', 0, sampleState(), []);
+    const loaded = await store.load('live_calls');
+    (loaded.state as { consecutiveFailures: number }).consecutiveFailures = 99;
+    expect((await store.load('live_calls')).state?.consecutiveFailures).toBe(0);
+  });
+});
