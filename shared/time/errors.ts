@@ -21,8 +21,14 @@ export class TimestampFormatError extends TimeError {
 }
 
 export class TimeZoneError extends TimeError {
-  constructor(readonly zone: string) {
-    super(`"${zone}" is not an IANA time zone (for example Asia/Kolkata or Europe/London)`);
+  constructor(
+    readonly zone: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `"${zone}" is not an IANA time zone (for example Asia/Kolkata or Europe/London)`,
+      options,
+    );
     this.name = 'TimeZoneError';
   }
 }
