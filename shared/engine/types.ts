@@ -41,6 +41,8 @@ export interface AlertInstance {
   readonly lastTrueAt: number;
   /** Last time the record/group was seen (payments are forgotten after the lookback). */
   readonly lastSeenAt: number;
+  /** A payment's `created_at` (epoch ms): the lookback forgets instances by it. */
+  readonly createdAtMs?: number;
   readonly value?: number;
   /** What the messages need to tell the story (a per-record rule's record fields, etc.). */
   readonly context: Readonly<Record<string, string>>;

@@ -1,0 +1,236 @@
+import type { Condition, Operator, SourceName } from '../config/types';
+import { compareDecimal, formatMoney, parseDecimal } from '../money/decimal';
+import { FIELDS, type FieldKind } from '../records/fields';
+import { canonicalPhone } from '../records/phone';
+import type { ApiRecord, FieldValue } from '../records/types';
+import { formatDuration } from '../time/duration';
+import { formatInZone, parseApiTimestamp } from '../time/zone';
+import { type ConditionValue, readConditionValue, readDirection } from './values';
+
+/** A compiled `where`: does this record match at this evaluation time? */
+export type RecordPredicate = (record: ApiRecord, nowMs: number) => boolean;
+
+/** A compiled `count`. */
+export type CountPredicate = (count: number) => boolean;
+
+/** The kind of a field a rule names; a name the catalogue does not know is read as text. */
+export function fieldKind(source: SourceName, field: string): FieldKind {
+  return FIELDS[source][field] ?? 'text';
+}
+
+/**
+ * A record's value for one field, derived fields included: `age` is `nowMs - createdAtMs` in
+ * seconds (undefined without a `created_at`). `undefined` when the record lacks the field.
+ */
+export function fieldValue(
+  record: ApiRecord,
+  field: string,
+  nowMs: number,
+): FieldValue | undefined {
+  if (field === 'age') {
+    return record.createdAtMs === undefined ? undefined : (nowMs - record.createdAtMs) / 1000;
+  }
+  return record.fields[field];
+}
+
+/** `-1`, `0`, `1`, or `undefined` when the two cannot be compared. */
+type Comparison = -1 | 0 | 1 | undefined;
+
+function sign(difference: number): -1 | 0 | 1 {
+  return difference < 0 ? -1 : difference > 0 ? 1 : 0;
+}
+
+/** Compares one scalar record value with a condition value of the field's kind. */
+function compareScalar(
+  kind: FieldKind,
+  actual: string | number,
+  expected: ConditionValue,
+): Comparison {
+  switch (expected.kind) {
+    case 'money': {
+      const decimal = parseDecimal(actual);
+      return decimal ? compareDecimal(decimal, expected.value) : undefined;
+    }
+    case 'number':
+    case 'duration': {
+      const value = typeof actual === 'number' ? actual : Number(actual);
+      return Number.isFinite(value) ? sign(value - expected.value) : undefined;
+    }
+    case 'direction': {
+      const direction = readDirection(actual);
+      return direction === undefined ? undefined : sign(direction - expected.value);
+    }
+    case 'text': {
+      // Canonicalising is idempotent, so a record phone compares the same however it came.
+      const left =
+        kind === 'phone' || kind === 'phones'
+          ? canonicalPhone(actual)
+          : String(actual).trim().toLowerCase();
+      const right = expected.value;
+      return left < right ? -1 : left > right ? 1 : 0;
+    }
+  }
+}
+
+function holds(op: Operator, comparison: -1 | 0 | 1): boolean {
+  switch (op) {
+    case '>':
+      return comparison > 0;
+    case '<':
+      return comparison < 0;
+    case '>=':
+      return comparison >= 0;
+    case '<=':
+      return comparison <= 0;
+    case '<>':
+      return comparison !== 0;
+  }
+}
+
+/**
+ * Reads a condition value for a field. `time` fields (`created_at`) take a timestamp in the
+ * API's formats, read in the configured zone, compared as epoch ms.
+ */
+function readValue(kind: FieldKind, text: string, zone: string): ConditionValue | undefined {
+  if (kind === 'time') {
+    const ms = parseApiTimestamp(text.trim(), zone) ?? Date.parse(text.trim());
+    return Number.isFinite(ms) ? { kind: 'number', value: ms } : undefined;
+  }
+  return readConditionValue(kind, text);
+}
+
+/** Does `actual` (one field's value) satisfy `op expected`? Lists are handled here. */
+function test(
+  kind: FieldKind,
+  actual: FieldValue,
+  op: Operator | 'any',
+  expected: readonly ConditionValue[],
+): boolean {
+  const elements: readonly (string | number)[] = Array.isArray(actual)
+    ? actual
+    : [actual as string | number];
+  if (elements.length === 0) return false;
+  const compare = (element: string | number, value: ConditionValue): Comparison =>
+    compareScalar(kind, element, value);
+  if (op === 'any') {
+    return elements.some((element) => expected.some((value) => compare(element, value) === 0));
+  }
+  const [value] = expected;
+  if (value === undefined) return false;
+  if (op === '<>') {
+    // A destination list is "not equal" only when none of its numbers is the value.
+    const results = elements.map((element) => compare(element, value));
+    return results.every((result) => result !== undefined && result !== 0);
+  }
+  return elements.some((element) => {
+    const result = compare(element, value);
+    return result !== undefined && holds(op, result);
+  });
+}
+
+/**
+ * Compiles one field's condition (contract section 2):
+ * - a scalar means equality and a list means any of its values;
+ * - `"OP VALUE"` compares with `>`, `<`, `>=`, `<=`, `<>`, VALUE read by the field's kind:
+ *   numbers and durations numerically, money exactly (`100000.10 >= 100000.1` holds), text
+ *   case-insensitively (lower-cased, also for ordering), phones by canonical number;
+ *   `direction` accepts `1`/`2`/`inbound`/`outbound`;
+ * - a phone list (`destination`) equals a value when any of its numbers does, and `<>` holds
+ *   only when none does;
+ * - a record that lacks the field (or a payment without `created_at` for `age`) never
+ *   satisfies a condition on it, not even `<>`: absence is "unknown", not "different";
+ * - a value that cannot be read as the field's kind (the config validator refuses those)
+ *   never holds, so a bad value can never make a rule fire.
+ */
+export function compileCondition(
+  source: SourceName,
+  field: string,
+  condition: Condition,
+  zone: string,
+): RecordPredicate {
+  const kind = fieldKind(source, field);
+  const texts = condition.kind === 'equals' ? condition.values : [condition.value];
+  const values = texts.map((text) => readValue(kind, text, zone));
+  const readable = values.filter((value): value is ConditionValue => value !== undefined);
+  if (readable.length === 0) return () => false;
+  const op = condition.kind === 'equals' ? 'any' : condition.op;
+  return (record, nowMs) => {
+    const actual = fieldValue(record, field, nowMs);
+    if (actual === undefined || actual === '') return false;
+    return test(kind, actual, op, readable);
+  };
+}
+
+/**
+ * Compiles a rule's `where`: every condition must hold. An empty `where` matches every record
+ * of the source.
+ */
+export function compileWhere(
+  source: SourceName,
+  where: Readonly<Record<string, Condition>>,
+  zone: string,
+): RecordPredicate {
+  const predicates = Object.entries(where).map(([field, condition]) =>
+    compileCondition(source, field, condition, zone),
+  );
+  return (record, nowMs) => predicates.every((predicate) => predicate(record, nowMs));
+}
+
+/** Compiles an aggregate rule's `count` condition (values read as numbers). */
+export function compileCount(condition: Condition): CountPredicate {
+  const texts = condition.kind === 'equals' ? condition.values : [condition.value];
+  const values = texts
+    .map((text) => readConditionValue('number', text))
+    .filter((value): value is ConditionValue => value !== undefined);
+  if (values.length === 0) return () => false;
+  const op = condition.kind === 'equals' ? 'any' : condition.op;
+  return (count) => test('number', count, op, values);
+}
+
+/** The condition as a person reads it: `> 5`, `Ringing`, `any of Ringing, Queued`. */
+export function conditionText(condition: Condition): string {
+  if (condition.kind === 'compare') return `${condition.op} ${condition.value}`;
+  return condition.values.length === 1
+    ? (condition.values[0] ?? '')
+    : `any of ${condition.values.join(', ')}`;
+}
+
+function clock(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${pad(Math.floor(total / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
+}
+
+/**
+ * One field of a record as display text for messages: money with two decimals (`150000.00`),
+ * times in the configured zone, `call_time` as `HH:MM:SS`, `age` as `2h 5m`, direction as
+ * `inbound`/`outbound`, phone lists comma-separated. Empty text when the record lacks it.
+ */
+export function fieldDisplay(
+  record: ApiRecord,
+  field: string,
+  nowMs: number,
+  zone: string,
+): string {
+  const value = fieldValue(record, field, nowMs);
+  if (value === undefined) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  const scalar = value as string | number;
+  switch (fieldKind(record.source, field)) {
+    case 'money': {
+      const decimal = parseDecimal(scalar);
+      return decimal ? formatMoney(decimal) : String(scalar);
+    }
+    case 'time':
+      return typeof scalar === 'number' ? formatInZone(scalar, zone) : String(scalar);
+    case 'duration':
+      if (typeof scalar !== 'number') return String(scalar);
+      return field === 'age' ? formatDuration(scalar * 1000) : clock(scalar);
+    case 'direction': {
+      const direction = readDirection(scalar);
+      return direction === 1 ? 'inbound' : direction === 2 ? 'outbound' : String(scalar);
+    }
+    default:
+      return String(scalar);
+  }
+}

@@ -1,0 +1,164 @@
+import {
+  type CountPredicate,
+  compileCount,
+  compileWhere,
+  conditionText,
+  fieldDisplay,
+  fieldKind,
+  type RecordPredicate,
+} from '../conditions/compile';
+import type { RuleConfig } from '../config/types';
+import { IDENTITY_FIELD } from '../records/fields';
+import type { ApiRecord } from '../records/types';
+import { alertKey } from './state';
+
+/** What one poll says about one alert instance of a rule. */
+export interface Observation {
+  readonly key: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly holds: boolean;
+  /** The count, for aggregate rules. */
+  readonly value?: number;
+  readonly context: Readonly<Record<string, string>>;
+  readonly createdAtMs?: number;
+}
+
+/** A rule with its conditions compiled once per evaluation. */
+export interface CompiledRule {
+  readonly rule: RuleConfig;
+  readonly where: RecordPredicate;
+  readonly count?: CountPredicate;
+}
+
+/** Matching call ids / payment ids an aggregate message lists. */
+const MAX_LISTED_IDS = 5;
+
+/** Compiles a rule's `where` and `count` in the configured zone. */
+export function compileRule(rule: RuleConfig, zone: string): CompiledRule {
+  return {
+    rule,
+    where: compileWhere(rule.source, rule.where, zone),
+    ...(rule.count ? { count: compileCount(rule.count) } : {}),
+  };
+}
+
+/** Every field the record carries (and `age`), as display text for messages. */
+export function recordContext(
+  record: ApiRecord,
+  nowMs: number,
+  zone: string,
+): Record<string, string> {
+  const fields = Object.keys(record.fields);
+  if (record.createdAtMs !== undefined) fields.push('age');
+  const context: Record<string, string> = {};
+  for (const field of fields) {
+    const text = fieldDisplay(record, field, nowMs, zone);
+    if (text !== '') context[field] = text;
+  }
+  return context;
+}
+
+/**
+ * A per-record rule's observations: one per record identity present in the poll (live calls
+ * by `call_id`, payments by `id`). Several rows of one call (an inbound call ringing several
+ * agents) are one instance, holding when any row matches, described by the first matching row.
+ * Records whose identity is not in `keep` (e.g. payments older than the lookback) are ignored.
+ */
+export function observeRecords(
+  compiled: CompiledRule,
+  records: readonly ApiRecord[],
+  nowMs: number,
+  zone: string,
+  keep: (record: ApiRecord) => boolean = () => true,
+): Map<string, Observation> {
+  const { rule, where } = compiled;
+  const identity = IDENTITY_FIELD[rule.source] ?? 'id';
+  const observed = new Map<string, Observation>();
+  for (const record of records) {
+    if (!keep(record)) continue;
+    const labels = { [identity]: record.key };
+    const key = alertKey(rule.name, labels);
+    const matches = where(record, nowMs);
+    const earlier = observed.get(key);
+    if (earlier && (earlier.holds || !matches)) continue;
+    observed.set(key, {
+      key,
+      labels,
+      holds: matches,
+      context: recordContext(record, nowMs, zone),
+      ...(record.createdAtMs === undefined ? {} : { createdAtMs: record.createdAtMs }),
+    });
+  }
+  return observed;
+}
+
+/** A group label value: canonical display text; text groups case-insensitively. */
+function groupValue(
+  compiled: CompiledRule,
+  record: ApiRecord,
+  field: string,
+): { label: string; group: string } {
+  const value = record.fields[field];
+  if (value === undefined) return { label: '', group: '' };
+  const label = Array.isArray(value) ? value.join(',') : String(value);
+  const kind = fieldKind(compiled.rule.source, field);
+  return { label, group: kind === 'text' ? label.toLowerCase() : label };
+}
+
+/**
+ * An aggregate rule's observations. Records are counted once per identity (DISTINCT
+ * `call_id`: one inbound call ringing several agents is one call). Without `groupBy` there is
+ * exactly one instance with empty labels, observed even when nothing matches, so
+ * `count: "< 1"` works; with `groupBy`, one instance per group present among the matching
+ * records, labels in `groupBy` order (a group absent from the poll counts 0 and no longer holds).
+ */
+export function observeGroups(
+  compiled: CompiledRule,
+  records: readonly ApiRecord[],
+  nowMs: number,
+): Map<string, Observation> {
+  const { rule, where, count } = compiled;
+  const groups = new Map<string, { labels: Record<string, string>; ids: Set<string> }>();
+  if (rule.groupBy.length === 0) groups.set('', { labels: {}, ids: new Set() });
+  for (const record of records) {
+    if (!where(record, nowMs)) continue;
+    const labels: Record<string, string> = {};
+    const parts: string[] = [];
+    for (const field of rule.groupBy) {
+      const { label, group } = groupValue(compiled, record, field);
+      labels[field] = label;
+      parts.push(group);
+    }
+    const id = parts.length ? JSON.stringify(parts) : '';
+    const entry = groups.get(id) ?? { labels, ids: new Set<string>() };
+    entry.ids.add(record.key);
+    groups.set(id, entry);
+  }
+  const observed = new Map<string, Observation>();
+  for (const { labels, ids } of groups.values()) {
+    const key = alertKey(rule.name, labels);
+    observed.set(key, {
+      key,
+      labels,
+      holds: count ? count(ids.size) : false,
+      value: ids.size,
+      context: aggregateContext(rule, labels, ids.size, [...ids]),
+    });
+  }
+  return observed;
+}
+
+/** What an aggregate message tells: the count, the threshold, a few ids, the group. */
+export function aggregateContext(
+  rule: RuleConfig,
+  labels: Readonly<Record<string, string>>,
+  count: number,
+  ids: readonly string[],
+): Record<string, string> {
+  return {
+    ...labels,
+    count: String(count),
+    threshold: rule.count ? conditionText(rule.count) : '',
+    ids: ids.slice(0, MAX_LISTED_IDS).join(', '),
+  };
+}

@@ -1,0 +1,165 @@
+import type { Config, RuleConfig, SourceName } from '../config/types';
+import type { ApiRecord, PollResult } from '../records/types';
+import {
+  aggregateContext,
+  compileRule,
+  type Observation,
+  observeGroups,
+  observeRecords,
+} from './aggregate';
+import { healthAfterFailure, healthKey, healthTarget } from './health';
+import { step } from './lifecycle';
+import { buildNotification, type NotificationTarget } from './notify';
+import { checkState, emptyState } from './state';
+import type { AlertInstance, Evaluation, Notification } from './types';
+
+function byKey(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function ruleTarget(rule: RuleConfig): NotificationTarget {
+  return { rule, ruleName: rule.name, severity: rule.severity, channels: rule.notify };
+}
+
+/**
+ * Payments are a log: an instance is forgotten, silently, once the payment's `created_at`
+ * (or, unknown, the last time it was seen) is older than the lookback window.
+ */
+function forgotten(config: Config, instance: AlertInstance, nowMs: number): boolean {
+  const since = instance.createdAtMs ?? instance.lastSeenAt;
+  return since < nowMs - config.sources.payments.lookbackMs;
+}
+
+/** One rule over one successful poll: its instances after it and what to tell. */
+function evaluateRule(
+  config: Config,
+  rule: RuleConfig,
+  records: readonly ApiRecord[],
+  previous: readonly AlertInstance[],
+  nowMs: number,
+): { instances: AlertInstance[]; notifications: Notification[] } {
+  const compiled = compileRule(rule, config.timezone);
+  const perRecordLog = rule.source === 'payments' && rule.count === undefined;
+  const lookbackStart = nowMs - config.sources.payments.lookbackMs;
+  const existing = new Map<string, AlertInstance>();
+  for (const instance of previous) {
+    if (perRecordLog && forgotten(config, instance, nowMs)) continue;
+    existing.set(instance.key, instance);
+  }
+  const observed = rule.count
+    ? observeGroups(compiled, records, nowMs)
+    : observeRecords(compiled, records, nowMs, config.timezone, (record) =>
+        perRecordLog ? (record.createdAtMs ?? nowMs) >= lookbackStart : true,
+      );
+  const keys = [...new Set([...existing.keys(), ...observed.keys()])].sort(byKey);
+  const instances: AlertInstance[] = [];
+  const notifications: Notification[] = [];
+  for (const key of keys) {
+    const before = existing.get(key);
+    let observation: Observation | undefined = observed.get(key);
+    if (observation === undefined && before !== undefined) {
+      // A log keeps an absent payment untouched: only a new sighting can resolve it.
+      if (perRecordLog) {
+        instances.push(before);
+        continue;
+      }
+      if (rule.count) {
+        observation = {
+          key,
+          labels: before.labels,
+          holds: false,
+          value: 0,
+          context: aggregateContext(rule, before.labels, 0, []),
+        };
+      }
+    }
+    const result = step(rule, before, observation, nowMs);
+    if (result.next) instances.push(result.next);
+    if (result.notify && result.about) {
+      notifications.push(
+        buildNotification(
+          config,
+          rule.source,
+          ruleTarget(rule),
+          result.notify,
+          result.about,
+          nowMs,
+        ),
+      );
+    }
+  }
+  return { instances, notifications };
+}
+
+/** Records of one poll, one per identity for payments (the planner may ask several windows). */
+function distinctPayments(records: readonly ApiRecord[]): readonly ApiRecord[] {
+  const byIdentity = new Map<string, ApiRecord>();
+  for (const record of records) byIdentity.set(record.key, record);
+  return [...byIdentity.values()];
+}
+
+/**
+ * The rule engine: one poll of one source in, the source's next state and the notifications
+ * owed out (contract sections 2 and 3). Pure: no I/O, no clock but `nowMs`, inputs untouched.
+ *
+ * - A failed poll changes no rule state: it counts a consecutive failure, and at exactly
+ *   `health.after` of them one `source_unavailable` (labels `{source}`, critical, to
+ *   `health.notify`) fires; it never repeats.
+ * - A successful poll resets the count, resolves `source_unavailable` if it fired, then
+ *   evaluates every rule of the source. Instances of rules no longer in the config are
+ *   dropped silently.
+ * - Notifications come in a fixed order: `source_unavailable` first, then by rule order in
+ *   the config, then by alert key.
+ *
+ * @throws IncompatibleStateError when `previous` is of another version or source.
+ */
+export function evaluate(
+  config: Config,
+  source: SourceName,
+  poll: PollResult,
+  nowMs: number,
+  previous?: unknown,
+): Evaluation {
+  const prior = previous === undefined ? emptyState(source) : checkState(previous, source);
+  const health = healthKey(source);
+  if (!poll.ok) {
+    const failures = prior.consecutiveFailures + 1;
+    const { instance, fired } = healthAfterFailure(
+      config,
+      source,
+      prior.alerts[health],
+      poll.error,
+      failures,
+      nowMs,
+    );
+    const alerts = instance ? { ...prior.alerts, [health]: instance } : prior.alerts;
+    const notifications =
+      fired && instance
+        ? [buildNotification(config, source, healthTarget(config), 'firing', instance, nowMs)]
+        : [];
+    return { state: { ...prior, consecutiveFailures: failures, alerts }, notifications };
+  }
+
+  const notifications: Notification[] = [];
+  const outage = prior.alerts[health];
+  if (outage) {
+    notifications.push(
+      buildNotification(config, source, healthTarget(config), 'resolved', outage, nowMs),
+    );
+  }
+  const records = source === 'payments' ? distinctPayments(poll.records) : poll.records;
+  const alerts: Record<string, AlertInstance> = {};
+  for (const rule of config.rules) {
+    if (rule.source !== source) continue;
+    const previousInstances = Object.values(prior.alerts).filter(
+      (instance) => instance.rule === rule.name && instance.key !== health,
+    );
+    const result = evaluateRule(config, rule, records, previousInstances, nowMs);
+    for (const instance of result.instances) alerts[instance.key] = instance;
+    notifications.push(...result.notifications);
+  }
+  return {
+    state: { version: prior.version, source, consecutiveFailures: 0, alerts },
+    notifications,
+  };
+}

@@ -1,0 +1,85 @@
+import type { RuleConfig } from '../config/types';
+import type { Observation } from './aggregate';
+import type { AlertInstance, NotificationStatus } from './types';
+
+/** The timing part of a rule the state machine needs. */
+export type RuleTiming = Pick<
+  RuleConfig,
+  'name' | 'forMs' | 'keepFiringMs' | 'repeatMs' | 'resolved'
+>;
+
+/** One instance after one evaluation, and what (if anything) to tell. */
+export interface Step {
+  /** Undefined: the instance is gone (dropped or resolved). */
+  readonly next: AlertInstance | undefined;
+  /** A notification is owed, describing `about`. */
+  readonly notify?: NotificationStatus;
+  readonly about?: AlertInstance;
+}
+
+function repeatDue(rule: RuleTiming, instance: AlertInstance, nowMs: number): boolean {
+  return (
+    rule.repeatMs !== undefined &&
+    instance.lastSentAt !== undefined &&
+    nowMs - instance.lastSentAt >= rule.repeatMs
+  );
+}
+
+/** A firing instance still firing: a repeat when one is due. */
+function stillFiring(rule: RuleTiming, instance: AlertInstance, nowMs: number): Step {
+  if (!repeatDue(rule, instance, nowMs)) return { next: instance };
+  const next = { ...instance, lastSentAt: nowMs };
+  return { next, notify: 'firing', about: next };
+}
+
+/**
+ * One alert instance through one evaluation (contract section 3, prometheus' state machine):
+ * - inactive -> pending when the condition first holds (`activeAt` = now);
+ * - pending -> firing at the first evaluation where `now - activeAt >= for` (at once when
+ *   `for` is 0); a pending instance whose condition stops holding is dropped silently;
+ * - while firing, a repeat at the first evaluation where `now - lastSentAt >= repeat`;
+ * - firing -> resolved at the first evaluation where the condition does not hold and has not
+ *   held for `keepFiring` (`now - lastTrueAt >= keepFiring`); the `resolved` notification is
+ *   owed unless the rule says `resolved: false`.
+ *
+ * `observation` undefined means the instance was not seen at all and, for a snapshot
+ * source, that its condition no longer holds. Pure: the previous instance is not modified.
+ */
+export function step(
+  rule: RuleTiming,
+  previous: AlertInstance | undefined,
+  observation: Observation | undefined,
+  nowMs: number,
+): Step {
+  if (observation?.holds) {
+    const seen: AlertInstance = {
+      rule: rule.name,
+      key: observation.key,
+      state: 'pending',
+      activeAt: nowMs,
+      ...previous,
+      labels: observation.labels,
+      lastTrueAt: nowMs,
+      lastSeenAt: nowMs,
+      context: observation.context,
+      ...(observation.value === undefined ? {} : { value: observation.value }),
+      ...(observation.createdAtMs === undefined ? {} : { createdAtMs: observation.createdAtMs }),
+    };
+    if (seen.state === 'firing') return stillFiring(rule, seen, nowMs);
+    if (nowMs - seen.activeAt < rule.forMs) return { next: seen };
+    const fired: AlertInstance = { ...seen, state: 'firing', firedAt: nowMs, lastSentAt: nowMs };
+    return { next: fired, notify: 'firing', about: fired };
+  }
+  if (previous === undefined) return { next: undefined };
+  const seen: AlertInstance = observation
+    ? {
+        ...previous,
+        lastSeenAt: nowMs,
+        context: observation.context,
+        ...(observation.value === undefined ? {} : { value: observation.value }),
+      }
+    : previous;
+  if (seen.state === 'pending') return { next: undefined };
+  if (nowMs - seen.lastTrueAt < rule.keepFiringMs) return stillFiring(rule, seen, nowMs);
+  return rule.resolved ? { next: undefined, notify: 'resolved', about: seen } : { next: undefined };
+}

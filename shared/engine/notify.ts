@@ -1,0 +1,57 @@
+import type { Config, RuleConfig, Severity, SourceName } from '../config/types';
+import { renderMessage } from '../messages/render';
+import type { AlertInstance, Notification, NotificationStatus } from './types';
+
+/** Who a notification is for: a configured rule, or the built-in `source_unavailable`. */
+export interface NotificationTarget {
+  readonly rule: RuleConfig | undefined;
+  readonly ruleName: string;
+  readonly severity: Severity;
+  readonly channels: readonly string[];
+}
+
+/**
+ * Builds one notification for an instance (contract section 4). `id` is
+ * `${key}|${status}|${at}` with `at` the evaluation time in ISO-8601 UTC, so a retried run
+ * produces the same id and delivery can de-duplicate. Texts come from `renderMessage`.
+ */
+export function buildNotification(
+  config: Config,
+  source: SourceName,
+  target: NotificationTarget,
+  status: NotificationStatus,
+  instance: AlertInstance,
+  nowMs: number,
+): Notification {
+  const at = new Date(nowMs).toISOString();
+  const { sms, subject, text } = renderMessage({
+    config,
+    rule: target.rule,
+    ruleName: target.ruleName,
+    source,
+    status,
+    severity: target.severity,
+    key: instance.key,
+    labels: instance.labels,
+    ...(instance.value === undefined ? {} : { value: instance.value }),
+    context: instance.context,
+    atMs: nowMs,
+    activeAtMs: instance.activeAt,
+    ...(instance.firedAt === undefined ? {} : { firedAtMs: instance.firedAt }),
+  });
+  return {
+    id: `${instance.key}|${status}|${at}`,
+    at,
+    source,
+    rule: target.ruleName,
+    status,
+    severity: target.severity,
+    channels: target.channels,
+    key: instance.key,
+    labels: instance.labels,
+    ...(instance.value === undefined ? {} : { value: instance.value }),
+    sms,
+    subject,
+    text,
+  };
+}

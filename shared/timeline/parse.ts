@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { SOURCES, type SourceName } from '../config/types';
+import { parseRecords } from '../records/parse';
+import type { PollFailure, PollResult } from '../records/types';
+import { parseApiTimestamp } from '../time/zone';
+import { TimelineError, type TimelineIssue } from './errors';
+
+export { replayTimeline } from './replay';
+
+/** One recorded poll of a timeline. */
+export interface TimelineEntry {
+  readonly atMs: number;
+  readonly source: SourceName;
+  readonly poll: PollResult;
+}
+
+const FAILURE_KINDS = ['auth', 'http', 'network', 'timeout', 'body', 'rate-limited'] as const;
+
+const LineSchema = z
+  .strictObject({
+    at: z.string(),
+    source: z.enum(SOURCES),
+    records: z.array(z.unknown()).optional(),
+    error: z
+      .strictObject({
+        status: z.number().int().min(100).max(599).optional(),
+        kind: z.enum(FAILURE_KINDS).optional(),
+        message: z.string().optional(),
+      })
+      .optional(),
+  })
+  .refine((line) => (line.records === undefined) !== (line.error === undefined), {
+    message: 'a line needs exactly one of "records" (a successful poll) or "error" (a failed one)',
+  });
+
+const OFFSET = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
+
+/** `at` with an offset is an instant; without one it is wall-clock time in the zone. */
+function readAt(text: string, zone: string): number | undefined {
+  const ms = OFFSET.test(text.trim()) ? Date.parse(text) : parseApiTimestamp(text, zone);
+  return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
+}
+
+/** A recorded failure as the client would have reported it; kind guessed from the status. */
+function readFailure(error: { status?: number; kind?: PollFailure['kind']; message?: string }) {
+  const { status } = error;
+  const kind =
+    error.kind ??
+    (status === undefined
+      ? 'network'
+      : status === 401 || status === 403
+        ? 'auth'
+        : status === 429
+          ? 'rate-limited'
+          : 'http');
+  const message = error.message ?? (status === undefined ? `${kind} failure` : `HTTP ${status}`);
+  return { kind, ...(status === undefined ? {} : { status }), message } satisfies PollFailure;
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/**
+ * Reads a timeline (contract section 5): JSON Lines, one poll per line, in time order.
+ * `at` is ISO-8601 with an offset, or offset-less wall-clock time read in `zone`; `records`
+ * are raw API records, parsed by the same `parseRecords` as the poller; `error`
+ * (`{status?, kind?, message?}`) records a failed poll. Blank lines are ignored.
+ *
+ * @throws TimelineError listing every bad line as `file:line: reason` (time going backwards
+ *   included), not only the first.
+ */
+export function parseTimeline(text: string, fileName: string, zone: string): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  const issues: TimelineIssue[] = [];
+  let lastAt = Number.NEGATIVE_INFINITY;
+  const lines = text.split(/\r?\n/);
+  lines.forEach((content, index) => {
+    const line = index + 1;
+    if (content.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(content);
+    } catch (error) {
+      issues.push({ line, message: `not JSON (${(error as Error).message})` });
+      return;
+    }
+    const parsed = LineSchema.safeParse(json);
+    if (!parsed.success) {
+      issues.push({ line, message: parsed.error.issues.map(describe).join('; ') });
+      return;
+    }
+    const { at, source, records, error } = parsed.data;
+    const atMs = readAt(at, zone);
+    if (atMs === undefined) {
+      issues.push({ line, message: `at: "${at}" is not an ISO-8601 time` });
+      return;
+    }
+    if (atMs < lastAt) {
+      issues.push({ line, message: `at: ${at} is earlier than the line before; keep time order` });
+      return;
+    }
+    lastAt = atMs;
+    if (error !== undefined) {
+      entries.push({ atMs, source, poll: { ok: false, error: readFailure(error) } });
+      return;
+    }
+    const batch = parseRecords(source, records, zone);
+    entries.push({
+      atMs,
+      source,
+      poll: { ok: true, records: batch.records, skipped: batch.skipped },
+    });
+  });
+  if (issues.length > 0) throw new TimelineError(fileName, issues);
+  return entries;
+}
