@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import type { Config, SourceName } from '../../shared/config/types';
+import { IncompatibleStateError } from '../../shared/engine/errors';
+import { evaluate } from '../../shared/engine/evaluate';
+import type { Notification, SourceState } from '../../shared/engine/types';
+import type { PollResult } from '../../shared/records/types';
+import { call, config, failed, MINUTE, ok, payment, T0 } from './fixtures';
+
+type Step = readonly [minute: number, poll: PollResult];
+
+/** Runs polls of one source at T0 + minute and returns `minute status key` lines. */
+function run(cfg: Config, steps: readonly Step[], source: SourceName = 'live_calls') {
+  let state: SourceState | undefined;
+  const seen: string[] = [];
+  const all: Notification[] = [];
+  for (const [minute, poll] of steps) {
+    const result = evaluate(cfg, source, poll, T0 + minute * MINUTE, state);
+    state = result.state;
+    for (const n of result.notifications) seen.push(`${minute} ${n.status} ${n.key}`);
+    all.push(...result.notifications);
+  }
+  return { seen, state, all };
+}
+
+describe('Function: evaluate', () => {
+  it('fires once the condition held for the whole for-duration', () => {
+    const cfg = config([{ name: 'long', where: { state: 'Ringing' }, forMs: 2 * MINUTE }]);
+    const { seen } = run(cfg, [
+      [0, ok(call('a'))],
+      [1, ok(call('a'))],
+      [2, ok(call('a'))],
+      [3, ok(call('a'))],
+    ]);
+    expect(seen).toEqual(['2 firing long{call_id=a}']);
+  });
+
+  it('drops a pending instance silently when the condition stops holding', () => {
+    const cfg = config([{ name: 'long', where: { state: 'Ringing' }, forMs: 2 * MINUTE }]);
+    const { seen, state } = run(cfg, [
+      [0, ok(call('a'))],
+      [1, ok(call('a', { state: 'Answered' }))],
+      [2, ok(call('a'))],
+      [3, ok(call('a'))],
+    ]);
+    expect(seen).toEqual([]);
+    expect(state?.alerts['long{call_id=a}']?.activeAt).toBe(T0 + 2 * MINUTE);
+  });
+
+  it('repeats at the first evaluation where the repeat interval has passed', () => {
+    const cfg = config([{ name: 'r', where: {}, repeatMs: 5 * MINUTE }]);
+    const steps: Step[] = [0, 3, 6, 9, 12].map((m) => [m, ok(call('a'))]);
+    expect(run(cfg, steps).seen).toEqual([
+      '0 firing r{call_id=a}',
+      '6 firing r{call_id=a}',
+      '12 firing r{call_id=a}',
+    ]);
+  });
+
+  it('keeps firing through a flap shorter than keepFiring, then resolves', () => {
+    const cfg = config([{ name: 'k', where: { state: 'Ringing' }, keepFiringMs: 2 * MINUTE }]);
+    const { seen } = run(cfg, [
+      [0, ok(call('a'))],
+      [1, ok()],
+      [2, ok(call('a'))],
+      [3, ok()],
+      [4, ok()],
+      [5, ok()],
+    ]);
+    expect(seen).toEqual(['0 firing k{call_id=a}', '4 resolved k{call_id=a}']);
+  });
+
+  it('sends no resolved notification when the rule says resolved: false', () => {
+    const cfg = config([{ name: 'q', where: {}, resolved: false }]);
+    const { seen, state } = run(cfg, [
+      [0, ok(call('a'))],
+      [1, ok()],
+    ]);
+    expect(seen).toEqual(['0 firing q{call_id=a}']);
+    expect(state?.alerts).toEqual({});
+  });
+
+  it('counts distinct call ids per group and keys instances by groupBy labels', () => {
+    const cfg = config([
+      { name: 'busy', where: { state: 'Ringing' }, count: '>= 2', groupBy: ['did'] },
+    ]);
+    const did1 = { did: '+918000000001' };
+    const did2 = { did: '+918000000002' };
+    const { all } = run(cfg, [
+      [0, ok(call('a', did1), call('a', did1), call('b', did1), call('c', did2), call('c', did2))],
+    ]);
+    expect(all.map((n) => [n.key, n.value, n.labels])).toEqual([
+      ['busy{did=+918000000001}', 2, did1],
+    ]);
+  });
+
+  it('evaluates an ungrouped count even when nothing matches', () => {
+    const cfg = config([{ name: 'quiet', where: {}, count: '< 1' }]);
+    const { all } = run(cfg, [[0, ok()]]);
+    expect(all.map((n) => [n.key, n.value, n.labels])).toEqual([['quiet', 0, {}]]);
+  });
+
+  it('freezes rule state during an outage and fires source_unavailable once', () => {
+    const cfg = config([{ name: 'r', where: {} }]);
+    const { seen, all } = run(cfg, [
+      [0, ok(call('a'))],
+      [1, failed()],
+      [2, failed()],
+      [3, failed()],
+      [4, failed()],
+      [5, ok(call('b'))],
+    ]);
+    expect(seen).toEqual([
+      '0 firing r{call_id=a}',
+      '3 firing source_unavailable{source=live_calls}',
+      '5 resolved source_unavailable{source=live_calls}',
+      '5 resolved r{call_id=a}',
+      '5 firing r{call_id=b}',
+    ]);
+    const outage = all[1];
+    expect(outage).toMatchObject({
+      severity: 'critical',
+      labels: { source: 'live_calls' },
+      channels: ['oncall'],
+    });
+  });
+
+  it('keeps an absent payment untouched and resolves it when it reappears paid', () => {
+    const cfg = config([
+      { name: 'stuck', source: 'payments', where: { status: 'pending', age: '> 30m' } },
+    ]);
+    const p = (status: string) => payment('p1', { status }, T0);
+    const { seen } = run(
+      cfg,
+      [
+        [10, ok(p('pending'))],
+        [35, ok(p('pending'))],
+        [40, ok()],
+        [45, ok(p('success'))],
+      ],
+      'payments',
+    );
+    expect(seen).toEqual(['35 firing stuck{id=p1}', '45 resolved stuck{id=p1}']);
+  });
+
+  it('forgets a payment instance silently once it is older than the lookback', () => {
+    const cfg = config([{ name: 'big', source: 'payments', where: { amount_paid: '> 10' } }]);
+    const { seen, state } = run(
+      cfg,
+      [
+        [0, ok(payment('p1', { amount_paid: '11' }, T0))],
+        [24 * 60 + 1, ok()],
+      ],
+      'payments',
+    );
+    expect(seen).toEqual(['0 firing big{id=p1}']);
+    expect(state?.alerts).toEqual({});
+  });
+
+  it('drops instances of rules no longer in the config without a word', () => {
+    const before = evaluate(config([{ name: 'old', where: {} }]), 'live_calls', ok(call('a')), T0);
+    const after = evaluate(config([]), 'live_calls', ok(), T0 + MINUTE, before.state);
+    expect(after.notifications).toEqual([]);
+    expect(after.state.alerts).toEqual({});
+  });
+
+  it('orders notifications by rule order in the config, then by key', () => {
+    const cfg = config([
+      { name: 'z-first', where: {} },
+      { name: 'a-second', where: {} },
+    ]);
+    const { seen } = run(cfg, [[0, ok(call('b'), call('a'))]]);
+    expect(seen).toEqual([
+      '0 firing z-first{call_id=a}',
+      '0 firing z-first{call_id=b}',
+      '0 firing a-second{call_id=a}',
+      '0 firing a-second{call_id=b}',
+    ]);
+  });
+
+  it('gives each notification a deterministic id and the rule channels', () => {
+    const cfg = config([{ name: 'r', where: {}, notify: ['finance'], severity: 'info' }]);
+    const [n] = evaluate(cfg, 'live_calls', ok(call('a')), T0).notifications;
+    expect(n).toMatchObject({
+      id: 'r{call_id=a}|firing|2026-11-21T04:30:00.000Z',
+      at: '2026-11-21T04:30:00.000Z',
+      channels: ['finance'],
+      severity: 'info',
+      labels: { call_id: 'a' },
+    });
+    expect(n?.sms.length).toBeGreaterThan(0);
+  });
+
+  it('does not modify the previous state it is given', () => {
+    const cfg = config([{ name: 'r', where: {}, forMs: MINUTE }]);
+    const first = evaluate(cfg, 'live_calls', ok(call('a')), T0);
+    const frozen = structuredClone(first.state);
+    evaluate(cfg, 'live_calls', ok(), T0 + MINUTE, first.state);
+    evaluate(cfg, 'live_calls', failed(), T0 + MINUTE, first.state);
+    expect(first.state).toEqual(frozen);
+  });
+
+  it('refuses a stored state of another version or source', () => {
+    const cfg = config([]);
+    const state = evaluate(cfg, 'live_calls', ok(), T0).state;
+    expect(() => evaluate(cfg, 'payments', ok(), T0, state)).toThrow(IncompatibleStateError);
+    expect(() => evaluate(cfg, 'live_calls', ok(), T0, { ...state, version: 99 })).toThrow(
+      /version 99/,
+    );
+  });
+});
