@@ -1,0 +1,188 @@
+import { kindIsOrdered, readConditionValue } from '../conditions/values';
+import { parseTemplate, placeholdersFor } from '../messages/template';
+import { DERIVED_FIELDS, FIELDS, type FieldKind } from '../records/fields';
+import { type ConfigIssue, formatPath } from './errors';
+import { didYouMean } from './hints';
+import { type Condition, OPERATORS, type Operator, SOURCES, type SourceName } from './types';
+
+/**
+ * The checks of one rule that need more than its own shape: fields of its source, condition
+ * values read by field kind, channels that exist, placeholders a summary may use.
+ */
+
+const OPERATOR_LIST = 'operator must be one of >, <, >=, <=, <>';
+/** Characters that can only mean an attempted operator at the start of a condition value. */
+const OPERATOR_LIKE = /^([<>=!]+)\s*(.*)$/s;
+
+const KIND_WORDS: Readonly<Record<FieldKind, string>> = {
+  text: 'text',
+  phone: 'a phone number',
+  phones: 'a phone number',
+  number: 'a number',
+  money: 'an amount (a decimal number such as 100000 or 1499.50)',
+  duration: 'a duration (90s, 15m, 2h, HH:MM:SS or seconds)',
+  time: 'a timestamp',
+  direction: '1, 2, inbound or outbound',
+};
+
+type Checked<T> = { readonly value?: T; readonly message?: string };
+
+function scalarText(input: unknown): string | undefined {
+  if (typeof input === 'string') return input.trim();
+  if (typeof input === 'number' && Number.isFinite(input)) return String(input);
+  if (typeof input === 'boolean') return String(input);
+  return undefined;
+}
+
+function unreadable(kind: FieldKind, value: string): string {
+  return `"${value}" is not ${KIND_WORDS[kind]}`;
+}
+
+/** Reads one `where` value (scalar, list, or `"OP VALUE"`) for a field of `kind`. */
+export function readCondition(field: string, kind: FieldKind, input: unknown): Checked<Condition> {
+  if (Array.isArray(input)) {
+    if (input.length === 0) return { message: 'an empty list matches nothing; list some values' };
+    const values: string[] = [];
+    for (const item of input) {
+      const text = scalarText(item);
+      if (text === undefined) return { message: 'list items must be text, numbers or booleans' };
+      if (readConditionValue(kind, text) === undefined) return { message: unreadable(kind, text) };
+      values.push(text);
+    }
+    return { value: { kind: 'equals', values } };
+  }
+  const text = scalarText(input);
+  if (text === undefined) {
+    return { message: 'must be a value, a list of values, or "OP VALUE" (e.g. "> 5")' };
+  }
+  const operator = OPERATOR_LIKE.exec(text);
+  if (operator === null || typeof input !== 'string') {
+    if (readConditionValue(kind, text) === undefined) return { message: unreadable(kind, text) };
+    return { value: { kind: 'equals', values: [text] } };
+  }
+  const [, opText = '', rest = ''] = operator;
+  if (!(OPERATORS as readonly string[]).includes(opText)) return { message: OPERATOR_LIST };
+  const op = opText as Operator;
+  const value = rest.trim();
+  if (value === '') return { message: `"${text}" has no value after ${op}` };
+  if (op !== '<>' && !kindIsOrdered(kind)) {
+    const instead =
+      kind === 'time' ? '; compare age instead (e.g. age: "> 30m")' : '; use <> or equality';
+    return { message: `${op} does not apply to ${field} (${kind})${instead}` };
+  }
+  if (readConditionValue(kind, value) === undefined) return { message: unreadable(kind, value) };
+  return { value: { kind: 'compare', op, value } };
+}
+
+/** Reads `count`: a whole number (equality, like any scalar) or `"OP N"`. */
+export function readCount(input: unknown): Checked<Condition> {
+  const text = scalarText(input);
+  if (text === undefined || typeof input === 'boolean') {
+    return { message: 'must be a whole number or "OP N" (e.g. "> 5")' };
+  }
+  const operator = OPERATOR_LIKE.exec(text);
+  const [opText, value] = operator ? [operator[1] ?? '', (operator[2] ?? '').trim()] : ['', text];
+  if (operator && !(OPERATORS as readonly string[]).includes(opText))
+    return { message: OPERATOR_LIST };
+  if (!/^\d+$/.test(value)) return { message: `"${value}" is not a whole number of records` };
+  return operator
+    ? { value: { kind: 'compare', op: opText as Operator, value } }
+    : { value: { kind: 'equals', values: [value] } };
+}
+
+export interface RuleChecks {
+  readonly where: Readonly<Record<string, Condition>>;
+  readonly count?: Condition;
+  readonly issues: readonly ConfigIssue[];
+}
+
+function isRecord(input: unknown): input is Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input);
+}
+
+function stringList(input: unknown): string[] {
+  return Array.isArray(input) ? input.filter((item) => typeof item === 'string') : [];
+}
+
+/**
+ * Checks a rule's conditions and references. `raw` is the rule as written; each check runs
+ * on whatever part is well-formed, so every problem is reported together.
+ */
+export function checkRule(
+  raw: Record<string, unknown>,
+  index: number,
+  channels: ReadonlySet<string>,
+): RuleChecks {
+  const base: PropertyKey[] = ['rules', index];
+  const issues: ConfigIssue[] = [];
+  const issue = (path: readonly PropertyKey[], message: string) =>
+    issues.push({ path: formatPath([...base, ...path]), message });
+  const source = (SOURCES as readonly unknown[]).includes(raw.source)
+    ? (raw.source as SourceName)
+    : undefined;
+  const fields = source ? FIELDS[source] : undefined;
+  const fieldHint = (name: string): string => {
+    const hint = didYouMean(name, Object.keys(fields ?? {}));
+    return hint || `; ${source} fields are ${Object.keys(fields ?? {}).join(', ')}`;
+  };
+
+  const where: Record<string, Condition> = {};
+  if (fields && isRecord(raw.where)) {
+    for (const [field, input] of Object.entries(raw.where)) {
+      const kind = fields[field];
+      if (kind === undefined) {
+        issue(['where', field], `${source} records have no field "${field}"${fieldHint(field)}`);
+        continue;
+      }
+      const condition = readCondition(field, kind, input);
+      if (condition.message !== undefined) issue(['where', field], condition.message);
+      else if (condition.value) where[field] = condition.value;
+    }
+  }
+
+  let count: Condition | undefined;
+  if (raw.count !== undefined) {
+    const checked = readCount(raw.count);
+    if (checked.message !== undefined) issue(['count'], checked.message);
+    count = checked.value;
+  }
+
+  if (raw.groupBy !== undefined && raw.count === undefined) {
+    issue(['groupBy'], 'groupBy needs count: only aggregate rules group records');
+  }
+  const groupBy = stringList(raw.groupBy);
+  if (fields) {
+    groupBy.forEach((field, i) => {
+      if (fields[field] === undefined) {
+        issue(['groupBy', i], `${source} records have no field "${field}"${fieldHint(field)}`);
+      } else if ((DERIVED_FIELDS as readonly string[]).includes(field)) {
+        issue(['groupBy', i], `cannot group by ${field}: it differs for every record`);
+      }
+    });
+  }
+  if (new Set(groupBy).size !== groupBy.length) issue(['groupBy'], 'lists a field twice');
+
+  const notify = stringList(raw.notify);
+  notify.forEach((channel, i) => {
+    if (!channels.has(channel)) {
+      issue(['notify', i], `no channel named "${channel}"${didYouMean(channel, channels)}`);
+    }
+  });
+  if (new Set(notify).size !== notify.length) issue(['notify'], 'lists a channel twice');
+
+  if (typeof raw.summary === 'string' && source) {
+    const parsed = parseTemplate(raw.summary);
+    if (!parsed.ok) issue(['summary'], parsed.message);
+    else {
+      const allowed = placeholdersFor({ source, groupBy, count: raw.count });
+      for (const part of parsed.parts) {
+        if (part.kind === 'placeholder' && !allowed.has(part.name)) {
+          const hint =
+            didYouMean(part.name, allowed) || `; this rule can use ${[...allowed].join(', ')}`;
+          issue(['summary'], `unknown placeholder {${part.name}}${hint}`);
+        }
+      }
+    }
+  }
+  return { where, count, issues };
+}

@@ -1,0 +1,355 @@
+import * as z from 'zod';
+import { tryParseDuration } from '../time/duration';
+import { type ConfigIssue, formatPath } from './errors';
+import { didYouMean } from './hints';
+import { LIVE_CALL_QUERY_KEYS, SEVERITIES, SOURCES } from './types';
+
+/**
+ * Structural schemas of the rules file (zod 4, strict objects). Cross-references (channels a
+ * rule names, fields of a source, summary placeholders) are checked in `rules.ts`, so that a
+ * problem in one place never hides a problem in another.
+ */
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** A value or the reason it is refused; lets one schema own its user-facing message. */
+type Read<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string };
+
+function custom<T>(read: (input: unknown) => Read<T>) {
+  return z
+    .unknown()
+    .optional()
+    .transform((input, ctx): T => {
+      const result = read(input);
+      if (result.ok) return result.value;
+      ctx.issues.push({ code: 'custom', message: result.message, input });
+      return z.NEVER;
+    });
+}
+
+export interface DurationBounds {
+  readonly minMs: number;
+  readonly maxMs: number;
+  /** Used when the key is absent; absent and no default means required. */
+  readonly defaultMs?: number;
+  /** EventBridge schedules run in whole minutes. */
+  readonly wholeMinutes?: boolean;
+  /** Why the minimum, told to the user. */
+  readonly minReason?: string;
+}
+
+/** Reads a rules-file duration (`90s`, `15m`, `2h`, `1d`, `HH:MM:SS`; a bare `0`) as ms. */
+export function readDuration(input: unknown, bounds: DurationBounds): Read<number> {
+  if (input === undefined) {
+    return bounds.defaultMs === undefined
+      ? { ok: false, message: 'is required' }
+      : { ok: true, value: bounds.defaultMs };
+  }
+  let ms: number | undefined;
+  if (input === 0) ms = 0;
+  else if (typeof input === 'number') {
+    return { ok: false, message: `${input} has no unit: write ${input}s, ${input}m or ${input}h` };
+  } else if (typeof input === 'string') ms = tryParseDuration(input);
+  else return { ok: false, message: 'must be a duration: 90s, 15m, 2h, 1d or HH:MM:SS' };
+  if (ms === undefined) {
+    return {
+      ok: false,
+      message: `"${input}" is not a duration: write 90s, 15m, 2h, 1d or HH:MM:SS`,
+    };
+  }
+  if (ms < bounds.minMs) {
+    const reason = bounds.minReason ? ` (${bounds.minReason})` : '';
+    return { ok: false, message: `must be at least ${formatBound(bounds.minMs)}${reason}` };
+  }
+  if (ms > bounds.maxMs)
+    return { ok: false, message: `must be at most ${formatBound(bounds.maxMs)}` };
+  if (bounds.wholeMinutes && ms % MINUTE !== 0) {
+    return {
+      ok: false,
+      message: 'must be whole minutes (EventBridge schedules run by the minute)',
+    };
+  }
+  return { ok: true, value: ms };
+}
+
+function formatBound(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms % DAY === 0) return `${ms / DAY}d`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % MINUTE === 0) return `${ms / MINUTE}m`;
+  return `${ms / 1000}s`;
+}
+
+export const duration = (bounds: DurationBounds) => custom((input) => readDuration(input, bounds));
+
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+/** https, or http for loopback hosts (the simulator); no query, no fragment, no trailing `/`. */
+export function readBaseUrl(input: unknown): Read<string> {
+  if (input === undefined) return { ok: false, message: 'is required' };
+  if (typeof input !== 'string')
+    return { ok: false, message: 'must be a URL like https://api.example.com' };
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return { ok: false, message: `"${input}" is not a URL; write https://api.example.com` };
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    return {
+      ok: false,
+      message: 'must use https (http is allowed only for localhost and 127.0.0.1)',
+    };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { ok: false, message: 'must be an https URL' };
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    return { ok: false, message: 'must not carry a query, fragment or credentials' };
+  }
+  return { ok: true, value: url.href.replace(/\/+$/, '') };
+}
+
+/** An IANA zone, as far as this runtime's Intl knows it. */
+export function readTimeZone(input: unknown): Read<string> {
+  if (input === undefined) return { ok: true, value: 'Asia/Kolkata' };
+  if (typeof input !== 'string' || input.trim() === '') {
+    return { ok: false, message: 'must be an IANA time zone such as Asia/Kolkata' };
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: input.trim() });
+    return { ok: true, value: input.trim() };
+  } catch {
+    return {
+      ok: false,
+      message: `"${input}" is not an IANA time zone (for example Asia/Kolkata or Europe/London)`,
+    };
+  }
+}
+
+const E164 = /^\+[1-9]\d{7,14}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function list<T>(read: (item: unknown) => Read<T>, what: string) {
+  return custom<readonly T[]>((input) => {
+    if (input === undefined) return { ok: true, value: [] };
+    const items = Array.isArray(input) ? input : [input];
+    const values: T[] = [];
+    for (const [index, item] of items.entries()) {
+      const result = read(item);
+      const where = Array.isArray(input) ? `item ${index + 1}: ` : '';
+      if (!result.ok) return { ok: false, message: `${where}${result.message}` };
+      values.push(result.value);
+    }
+    if (new Set(values).size !== values.length)
+      return { ok: false, message: `lists a ${what} twice` };
+    return { ok: true, value: values };
+  });
+}
+
+function readPhone(input: unknown): Read<string> {
+  if (typeof input === 'number') {
+    return {
+      ok: false,
+      message: `quote the number ("+${input}"): unquoted, YAML reads it as a number and drops the +`,
+    };
+  }
+  if (typeof input === 'string' && E164.test(input.trim()))
+    return { ok: true, value: input.trim() };
+  return {
+    ok: false,
+    message: `${JSON.stringify(input)} is not E.164: write "+" and 8 to 15 digits`,
+  };
+}
+
+function readEmail(input: unknown): Read<string> {
+  if (typeof input === 'string' && EMAIL.test(input.trim()))
+    return { ok: true, value: input.trim() };
+  return { ok: false, message: `${JSON.stringify(input)} is not an email address` };
+}
+
+export const CHANNEL_NAME = /^[a-z0-9-]{1,64}$/;
+export const RULE_NAME = /^[a-z0-9-]{1,64}$/;
+
+export const topLevelSchema = z.strictObject({
+  timezone: z.unknown().optional(),
+  api: z.unknown().optional(),
+  sources: z.unknown().optional(),
+  health: z.unknown().optional(),
+  channels: z.unknown().optional(),
+  rules: z.unknown().optional(),
+});
+
+export const apiSchema = z.strictObject({
+  baseUrl: custom(readBaseUrl),
+  tokenParameter: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9_.-]+)+$|^[A-Za-z0-9_.-]+$/, {
+      error: 'must be an SSM parameter name such as /telealert/api-token',
+    })
+    .max(2048),
+  timeout: duration({ minMs: 1000, maxMs: 60_000, defaultMs: 10_000 }),
+});
+
+const queryValue = z.union([z.string(), z.number()]).transform(String).optional();
+
+export const liveCallsSchema = z.strictObject({
+  every: duration({
+    minMs: MINUTE,
+    maxMs: DAY,
+    defaultMs: MINUTE,
+    wholeMinutes: true,
+    minReason: "EventBridge's floor",
+  }),
+  samples: z.number().int().min(1).max(60).default(1),
+  query: z
+    .strictObject(
+      Object.fromEntries(LIVE_CALL_QUERY_KEYS.map((key) => [key, queryValue])) as Record<
+        (typeof LIVE_CALL_QUERY_KEYS)[number],
+        typeof queryValue
+      >,
+    )
+    .default({}),
+});
+
+export const paymentsSchema = z.strictObject({
+  every: duration({
+    minMs: MINUTE,
+    maxMs: DAY,
+    defaultMs: 5 * MINUTE,
+    wholeMinutes: true,
+    minReason: "EventBridge's floor",
+  }),
+  lookback: duration({ minMs: MINUTE, maxMs: 31 * DAY, defaultMs: DAY }),
+});
+
+export const sourcesSchema = z.strictObject({
+  live_calls: z.unknown().optional(),
+  payments: z.unknown(),
+});
+
+export const healthSchema = z.strictObject({
+  after: z.number().int().min(1).max(100).default(3),
+  notify: z.array(z.string()).min(1).optional(),
+});
+
+export const channelSchema = z.strictObject({
+  sms: list(readPhone, 'number'),
+  email: list(readEmail, 'address'),
+  minSeverity: z.enum(SEVERITIES).optional(),
+});
+
+export const ruleSchema = z.strictObject({
+  name: z.string().regex(RULE_NAME, {
+    error: 'must be 1 to 64 of a-z, 0-9 and - (it names metrics and alert keys)',
+  }),
+  source: z.enum(SOURCES),
+  where: z.record(z.string(), z.unknown()).default({}),
+  count: z.unknown().optional(),
+  groupBy: z.array(z.string()).min(1).optional(),
+  for: duration({ minMs: 0, maxMs: 7 * DAY, defaultMs: 0 }),
+  keepFiring: duration({ minMs: 0, maxMs: 7 * DAY, defaultMs: 0 }),
+  repeat: custom<number | undefined>((input) =>
+    input === undefined
+      ? { ok: true, value: undefined }
+      : readDuration(input, { minMs: MINUTE, maxMs: 7 * DAY }),
+  ),
+  resolved: z.boolean().default(true),
+  severity: z.enum(SEVERITIES).default('warning'),
+  notify: z.array(z.string()).min(1),
+  summary: z
+    .string()
+    .max(200)
+    .regex(/^[^\r\n]*$/, { error: 'must be one line' })
+    .optional(),
+});
+
+type AnySchema = { readonly _zod: { readonly def: Record<string, unknown> } };
+
+/** The keys an object schema accepts at `path`, for "did you mean" on an unknown key. */
+function keysAt(schema: AnySchema, path: readonly PropertyKey[]): string[] {
+  let current: AnySchema | undefined = schema;
+  const next = (s: AnySchema | undefined, key?: PropertyKey): AnySchema | undefined => {
+    let node = s;
+    for (;;) {
+      const def: Record<string, unknown> | undefined = node?._zod.def;
+      if (!def) return undefined;
+      if (['optional', 'default', 'prefault', 'nullable'].includes(def.type as string)) {
+        node = def.innerType as AnySchema;
+      } else if (def.type === 'pipe') node = def.in as AnySchema;
+      else break;
+    }
+    if (key === undefined) return node;
+    const def = node?._zod.def;
+    if (def?.type === 'object') return (def.shape as Record<string, AnySchema>)[String(key)];
+    if (def?.type === 'array') return def.element as AnySchema;
+    if (def?.type === 'record') return def.valueType as AnySchema;
+    return undefined;
+  };
+  for (const key of path) current = next(current, key);
+  const def = next(current)?._zod.def;
+  return def?.type === 'object' ? Object.keys(def.shape as object) : [];
+}
+
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping',
+  record: 'a mapping',
+};
+
+function describe(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+    case 'too_small':
+      if (issue.origin === 'array') return 'must not be empty';
+      return `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters`;
+      return `must be at most ${String(issue.maximum)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_union':
+      return 'must be text or a number';
+    default:
+      return issue.message;
+  }
+}
+
+/** Runs a schema, returning the value or every issue, with paths under `base`. */
+export function check<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  base: readonly PropertyKey[],
+): { value?: z.output<S>; issues: ConfigIssue[] } {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return { value: result.data, issues: [] };
+  const issues: ConfigIssue[] = [];
+  for (const issue of result.error.issues) {
+    const path = [...base, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      const known = keysAt(schema as unknown as AnySchema, issue.path);
+      for (const key of issue.keys) {
+        issues.push({
+          path: formatPath([...path, key]),
+          message: `unknown key${didYouMean(key, known)}`,
+        });
+      }
+    } else issues.push({ path: formatPath(path), message: describe(issue) });
+  }
+  return { issues };
+}
