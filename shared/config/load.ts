@@ -3,12 +3,12 @@ import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { didYouMean } from './hints';
+import { check } from './issues';
 import { checkRule } from './rules';
 import {
   apiSchema,
   CHANNEL_NAME,
   channelSchema,
-  check,
   healthSchema,
   liveCallsSchema,
   paymentsSchema,
