@@ -1,0 +1,212 @@
+import type { Endpoint } from '../api/types';
+import { evaluate } from '../engine/evaluate';
+import { planRequests } from '../engine/plan';
+import type { Notification } from '../engine/types';
+import { StateConflictError, TokenUnavailableError } from '../ports/errors';
+import type { StoredState } from '../ports/types';
+import type { ApiRecord, PollFailure, PollResult } from '../records/types';
+import type { RunEvent, RunOptions, RunSummary } from './types';
+
+const DEFAULT_OWED_GRACE_MS = 120_000;
+const DEFAULT_SAMPLE_MARGIN_MS = 2_000;
+
+/**
+ * One run of one source's poller (a Lambda invocation, or one `telealert poll` tick):
+ * 1. delivers what a crashed run left owed (only entries older than the grace period, so the
+ *    fresh entries of a concurrent run are not published twice);
+ * 2. per sample (live_calls: `samples` evenly spaced over `every`; payments: one), while the
+ *    deadline leaves room: plan, fetch, evaluate, commit state + owed conditional on the
+ *    revision, publish, mark sent. A lost race re-reads and re-evaluates once, then gives up
+ *    the sample: the winner's state already carries what it sent, so nothing goes out twice.
+ *
+ * @throws StateStoreError when the store is unreachable; errors that are not an API's or the
+ *   token's (bugs) are rethrown too, so the run fails loudly.
+ */
+export async function runSource(options: RunOptions): Promise<RunSummary> {
+  const { config, source, store, now, deadlineMs } = options;
+  const emit = (event: RunEvent) => options.observer?.event(event);
+  const owedLeft = new Set<string>();
+  let sent = 0;
+
+  const deliver = async (sample: number | 'owed', notifications: readonly Notification[]) => {
+    if (notifications.length === 0) return;
+    let delivered: readonly string[] = [];
+    try {
+      delivered = await options.publisher.publish(notifications);
+    } catch (error) {
+      emit({ type: 'undelivered', sample, ids: notifications.map((n) => n.id), error });
+    }
+    const done = new Set(delivered);
+    const missed = notifications.filter((n) => !done.has(n.id)).map((n) => n.id);
+    if (delivered.length > 0) {
+      sent += delivered.length;
+      emit({ type: 'sent', sample, notifications: notifications.filter((n) => done.has(n.id)) });
+      try {
+        await store.markSent(source, delivered);
+        for (const id of delivered) owedLeft.delete(id);
+      } catch (error) {
+        // Delivered but still recorded owed: a later run sends it again (at-least-once).
+        emit({ type: 'mark-sent-failed', ids: delivered, error });
+      }
+    }
+    if (missed.length > 0 && delivered.length > 0)
+      emit({ type: 'undelivered', sample, ids: missed });
+  };
+
+  let stored = await store.load(source);
+  for (const n of stored.owed) owedLeft.add(n.id);
+  const graceMs = options.owedGraceMs ?? DEFAULT_OWED_GRACE_MS;
+  const startMs = now();
+  await deliver(
+    'owed',
+    stored.owed.filter((n) => Date.parse(n.at) <= startMs - graceMs),
+  );
+
+  const planned = source === 'live_calls' ? config.sources.live_calls.samples : 1;
+  const intervalMs = source === 'live_calls' ? config.sources.live_calls.everyMs / planned : 0;
+  const budgetMs = config.api.timeoutMs + (options.sampleMarginMs ?? DEFAULT_SAMPLE_MARGIN_MS);
+  let samples = 0;
+  let records = 0;
+  let skipped = 0;
+  let failures = 0;
+  let conflicts = 0;
+
+  for (let sample = 0; sample < planned; sample += 1) {
+    const targetMs = Math.max(startMs + sample * intervalMs, now());
+    if (targetMs + budgetMs > deadlineMs) {
+      emit({ type: 'deadline', samplesDone: samples, samplesPlanned: planned });
+      break;
+    }
+    const waitMs = targetMs - now();
+    if (waitMs > 0) await options.sleep(waitMs);
+
+    const poll = await pollOnce(options, sample, emit);
+    samples += 1;
+    if (poll.ok) {
+      records += poll.records.length;
+      skipped += poll.skipped;
+    } else {
+      failures += 1;
+    }
+
+    let outcome = await evaluateAndCommit(options, stored, poll);
+    if (outcome === 'conflict') {
+      emit({ type: 'conflict', sample, retried: true });
+      stored = await store.load(source);
+      outcome = await evaluateAndCommit(options, stored, poll);
+      if (outcome === 'conflict') {
+        emit({ type: 'conflict', sample, retried: false });
+        conflicts += 1;
+        stored = await store.load(source);
+        continue;
+      }
+    }
+    stored = outcome.stored;
+    for (const n of outcome.notifications) owedLeft.add(n.id);
+    await deliver(sample, outcome.notifications);
+  }
+
+  return {
+    source,
+    samples,
+    samplesPlanned: planned,
+    sent,
+    owedLeft: owedLeft.size,
+    records,
+    skipped,
+    failures,
+    conflicts,
+  };
+}
+
+/** Evaluates a poll on top of `stored` and commits; `'conflict'` when another run won. */
+async function evaluateAndCommit(
+  options: RunOptions,
+  stored: StoredState,
+  poll: PollResult,
+): Promise<'conflict' | { stored: StoredState; notifications: readonly Notification[] }> {
+  const { config, source, store } = options;
+  const { state, notifications } = evaluate(config, source, poll, options.now(), stored.state);
+  try {
+    const revision = await store.commit(source, stored.revision, state, notifications);
+    return { stored: { state, revision, owed: [] }, notifications };
+  } catch (error) {
+    if (error instanceof StateConflictError) return 'conflict';
+    throw error;
+  }
+}
+
+/** Plans and performs one poll: every planned request, merged and de-duplicated by key. */
+async function pollOnce(
+  options: RunOptions,
+  sample: number,
+  emit: (event: RunEvent) => void,
+): Promise<PollResult> {
+  const { config, source, client, now, deadlineMs } = options;
+  const atMs = now();
+  const requests = planRequests(config, source, atMs);
+  const results = await Promise.all(
+    requests.map(async (request) => {
+      const started = now();
+      try {
+        const batch = await client.request(request, { deadlineMs });
+        emit({ type: 'fetch', sample, endpoint: request.endpoint, latencyMs: now() - started });
+        return { ok: true as const, batch };
+      } catch (error) {
+        const failure = toFailure(error);
+        emit({
+          type: 'fetch',
+          sample,
+          endpoint: request.endpoint,
+          latencyMs: now() - started,
+          failure,
+        });
+        return { ok: false as const, failure };
+      }
+    }),
+  );
+  const failed = results.find((r) => !r.ok);
+  if (failed !== undefined && !failed.ok) {
+    emit({
+      type: 'poll',
+      sample,
+      atMs,
+      records: [],
+      skipped: 0,
+      skipReasons: [],
+      failure: failed.failure,
+    });
+    return { ok: false, error: failed.failure };
+  }
+  const byKey = new Map<string, ApiRecord>();
+  let skipped = 0;
+  const skipReasons: string[] = [];
+  for (const result of results) {
+    if (!result.ok) continue;
+    for (const record of result.batch.records) {
+      if (!byKey.has(record.key)) byKey.set(record.key, record);
+    }
+    skipped += result.batch.skipped;
+    skipReasons.push(...result.batch.skipReasons);
+  }
+  const records = [...byKey.values()];
+  emit({ type: 'poll', sample, atMs, records, skipped, skipReasons: skipReasons.slice(0, 5) });
+  return { ok: true, records, skipped };
+}
+
+/** An API error's own poll failure; a token that cannot be read is an auth failure. */
+function toFailure(error: unknown): PollFailure {
+  if (isApiError(error)) return error.toPollFailure();
+  if (error instanceof TokenUnavailableError) return { kind: 'auth', message: error.message };
+  throw error;
+}
+
+/** Until `shared/api/errors.ts` is imported here: the `ApiError` contract, checked by shape. */
+function isApiError(
+  error: unknown,
+): error is Error & { toPollFailure(): PollFailure; endpoint: Endpoint } {
+  return (
+    error instanceof Error &&
+    typeof (error as { toPollFailure?: unknown }).toPollFailure === 'function'
+  );
+}

@@ -1,0 +1,86 @@
+import type { ApiRequest, Endpoint } from '../api/types';
+import type { Config, SourceName } from '../config/types';
+import type { Notification } from '../engine/types';
+import type { Publisher, StateStore } from '../ports/types';
+import type { ApiRecord, ParsedBatch, PollFailure } from '../records/types';
+
+/** What the runner needs of `TelephonyClient` (kept structural so tests can fake it). */
+export interface PollClient {
+  request(request: ApiRequest, options: { readonly deadlineMs: number }): Promise<ParsedBatch>;
+}
+
+/** What happened during a run, as it happens; the Lambdas turn these into logs and metrics. */
+export type RunEvent =
+  | {
+      readonly type: 'fetch';
+      readonly sample: number;
+      readonly endpoint: Endpoint;
+      readonly latencyMs: number;
+      readonly failure?: PollFailure;
+    }
+  | {
+      readonly type: 'poll';
+      readonly sample: number;
+      readonly atMs: number;
+      /** The merged, de-duplicated records of a successful poll (empty when it failed). */
+      readonly records: readonly ApiRecord[];
+      readonly skipped: number;
+      readonly skipReasons: readonly string[];
+      readonly failure?: PollFailure;
+    }
+  | { readonly type: 'conflict'; readonly sample: number; readonly retried: boolean }
+  | {
+      readonly type: 'sent';
+      readonly sample: number | 'owed';
+      readonly notifications: readonly Notification[];
+    }
+  | {
+      readonly type: 'undelivered';
+      readonly sample: number | 'owed';
+      readonly ids: readonly string[];
+      readonly error?: unknown;
+    }
+  | { readonly type: 'mark-sent-failed'; readonly ids: readonly string[]; readonly error: unknown }
+  | { readonly type: 'deadline'; readonly samplesDone: number; readonly samplesPlanned: number };
+
+export interface RunObserver {
+  event(event: RunEvent): void;
+}
+
+export interface RunOptions {
+  readonly config: Config;
+  readonly source: SourceName;
+  readonly client: PollClient;
+  readonly store: StateStore;
+  readonly publisher: Publisher;
+  /** Epoch ms; the only clock the runner reads. */
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Epoch ms by which the run must be over (the Lambda's remaining time minus a margin). */
+  readonly deadlineMs: number;
+  readonly observer?: RunObserver;
+  /**
+   * Owed notifications younger than this are left to the run that recorded them (it may still
+   * be publishing them); older ones were left by a run that crashed. @default 120000
+   */
+  readonly owedGraceMs?: number;
+  /** Time kept free after a sample's requests for commit and publish. @default 2000 */
+  readonly sampleMarginMs?: number;
+}
+
+export interface RunSummary {
+  readonly source: SourceName;
+  /** Samples evaluated. */
+  readonly samples: number;
+  readonly samplesPlanned: number;
+  /** Notifications delivered by this run (owed ones included). */
+  readonly sent: number;
+  /** Notifications this run knows are still owed (failed or not yet due). */
+  readonly owedLeft: number;
+  readonly records: number;
+  readonly skipped: number;
+  /** Samples whose poll failed. */
+  readonly failures: number;
+  /** Samples given up after losing to a concurrent run twice. */
+  readonly conflicts: number;
+}

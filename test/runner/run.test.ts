@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../../shared/api/types';
+import type { Notification, SourceState } from '../../shared/engine/types';
+import { StateConflictError, TokenUnavailableError } from '../../shared/ports/errors';
+import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
+import type { Publisher, StateStore } from '../../shared/ports/types';
+import type { ApiRecord, ParsedBatch, PollFailure } from '../../shared/records/types';
+import { runSource } from '../../shared/runner/run';
+import type { PollClient, RunEvent, RunOptions } from '../../shared/runner/types';
+import { call, config, MINUTE, T0 } from '../engine/fixtures';
+
+const RINGING = config([
+  { name: 'too-many-ringing', where: { state: 'Ringing' }, count: '> 1', severity: 'critical' },
+]);
+
+/** A clock the runner's `sleep` advances, so spaced samples take no real time. */
+function manualClock(start = T0) {
+  let nowMs = start;
+  return {
+    now: () => nowMs,
+    sleep: async (ms: number) => {
+      nowMs += ms;
+    },
+    advance: (ms: number) => {
+      nowMs += ms;
+    },
+  };
+}
+
+class FakeApiError extends Error {
+  constructor(readonly failure: PollFailure) {
+    super(failure.message);
+  }
+  toPollFailure(): PollFailure {
+    return this.failure;
+  }
+}
+
+/** Answers each request from `answer`, recording when it was asked. */
+function fakeClient(
+  clock: { now: () => number },
+  answer: () => readonly ApiRecord[] | Error,
+): PollClient & { calls: { atMs: number; request: ApiRequest }[] } {
+  const calls: { atMs: number; request: ApiRequest }[] = [];
+  return {
+    calls,
+    async request(request: ApiRequest): Promise<ParsedBatch> {
+      calls.push({ atMs: clock.now(), request });
+      const result = answer();
+      if (result instanceof Error) throw result;
+      return { records: result, skipped: 0, skipReasons: [] };
+    },
+  };
+}
+
+function options(overrides: Partial<RunOptions> & Pick<RunOptions, 'client' | 'now' | 'sleep'>) {
+  const events: RunEvent[] = [];
+  const store = new MemoryStateStore();
+  const publisher = new MemoryPublisher();
+  const run: RunOptions = {
+    config: RINGING,
+    source: 'live_calls',
+    store,
+    publisher,
+    deadlineMs: overrides.now() + 5 * MINUTE,
+    observer: { event: (e) => events.push(e) },
+    ...overrides,
+  };
+  return { run, events, store, publisher };
+}
+
+describe('Function: runSource', () => {
+  it('commits, publishes and marks sent a notification that fires', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const { run, store, publisher } = options({ client, ...clock });
+    const summary = await runSource(run);
+    expect(publisher.published.map((n) => [n.rule, n.status, n.value])).toEqual([
+      ['too-many-ringing', 'firing', 2],
+    ]);
+    expect(summary).toMatchObject({ samples: 1, sent: 1, owedLeft: 0, records: 2, failures: 0 });
+    expect(await store.load('live_calls')).toMatchObject({ revision: 1, owed: [] });
+  });
+
+  it('takes the configured samples evenly spaced over one period', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const sampled = {
+      ...RINGING,
+      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
+    };
+    const { run } = options({ client, ...clock, config: sampled });
+    const summary = await runSource(run);
+    expect(client.calls.map((c) => c.atMs - T0)).toEqual([0, 15_000, 30_000, 45_000]);
+    expect(summary.samples).toBe(4);
+  });
+
+  it('stops sampling when the deadline leaves no room for another sample', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const sampled = {
+      ...RINGING,
+      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
+    };
+    // 10 s request timeout + 2 s margin: a sample at +30 s needs the deadline at +42 s or later.
+    const { run, events } = options({ client, ...clock, config: sampled, deadlineMs: T0 + 40_000 });
+    const summary = await runSource(run);
+    expect(summary).toMatchObject({ samples: 2, samplesPlanned: 4 });
+    expect(events).toContainEqual({ type: 'deadline', samplesDone: 2, samplesPlanned: 4 });
+  });
+
+  it('leaves a notification owed when publishing fails and delivers it on a run after the grace period', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const broken: Publisher = { publish: async () => Promise.reject(new Error('SNS down')) };
+    const { run, store } = options({ client, ...clock, publisher: broken });
+    expect(await runSource(run)).toMatchObject({ sent: 0, owedLeft: 1 });
+
+    const publisher = new MemoryPublisher();
+    clock.advance(MINUTE);
+    await runSource({ ...run, publisher, deadlineMs: clock.now() + MINUTE });
+    expect(publisher.published).toHaveLength(0);
+
+    clock.advance(2 * MINUTE);
+    const summary = await runSource({ ...run, publisher, deadlineMs: clock.now() + MINUTE });
+    expect(publisher.published.map((n) => n.rule)).toEqual(['too-many-ringing']);
+    expect(summary.sent).toBe(1);
+    expect((await store.load('live_calls')).owed).toEqual([]);
+  });
+
+  it('re-evaluates on top of the winner after losing a race, so nothing is sent twice', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const shared = new MemoryStateStore();
+    const publisher = new MemoryPublisher();
+    const base = { client, ...clock, store: shared, publisher };
+    // The winner commits and publishes between the loser's load and its commit.
+    let raced = false;
+    const racing: StateStore = {
+      load: (s) => shared.load(s),
+      markSent: (s, ids) => shared.markSent(s, ids),
+      async commit(s, revision, next: SourceState, owed: readonly Notification[]) {
+        if (!raced) {
+          raced = true;
+          await runSource(options(base).run);
+        }
+        return shared.commit(s, revision, next, owed);
+      },
+    };
+    const { run, events } = options({ ...base, store: racing });
+    const summary = await runSource(run);
+    expect(publisher.published.map((n) => n.status)).toEqual(['firing']);
+    expect(summary).toMatchObject({ sent: 0, conflicts: 0 });
+    expect(events).toContainEqual({ type: 'conflict', sample: 0, retried: true });
+  });
+
+  it('gives up a sample after losing twice', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const always: StateStore = {
+      load: async () => ({ state: undefined, revision: 0, owed: [] }),
+      markSent: async () => {},
+      commit: async (s, revision) => Promise.reject(new StateConflictError(s, revision)),
+    };
+    const { run, publisher } = options({ client, ...clock, store: always });
+    expect(await runSource(run)).toMatchObject({ samples: 1, conflicts: 1, sent: 0 });
+    expect(publisher.published).toEqual([]);
+  });
+
+  it('counts an API error as a failed poll and raises source_unavailable after health.after', async () => {
+    const clock = manualClock();
+    const client = fakeClient(
+      clock,
+      () => new FakeApiError({ kind: 'http', status: 500, message: 'HTTP 500' }),
+    );
+    const { run, publisher, events } = options({ client, ...clock });
+    for (let i = 0; i < 4; i += 1) {
+      expect(await runSource({ ...run, deadlineMs: clock.now() + MINUTE })).toMatchObject({
+        failures: 1,
+      });
+      clock.advance(MINUTE);
+    }
+    expect(publisher.published.map((n) => [n.rule, n.status])).toEqual([
+      ['source_unavailable', 'firing'],
+    ]);
+    expect(events.filter((e) => e.type === 'fetch')[0]).toMatchObject({
+      endpoint: 'live_calls',
+      failure: { kind: 'http', status: 500 },
+    });
+  });
+
+  it('turns an unreadable token into an auth failure of the poll', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => new TokenUnavailableError('SSM is down'));
+    const { run, events } = options({ client, ...clock });
+    expect(await runSource(run)).toMatchObject({ failures: 1 });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'poll', failure: { kind: 'auth', message: 'SSM is down' } }),
+    );
+  });
+
+  it('rethrows an error that is neither the API nor the token failing', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => new TypeError('a bug'));
+    const { run } = options({ client, ...clock });
+    await expect(runSource(run)).rejects.toThrow(TypeError);
+  });
+});
