@@ -1,0 +1,104 @@
+import { Duration } from 'aws-cdk-lib';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IAlarmAction,
+  type IMetric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { SourceName } from '../shared/config/types';
+import { METRIC_NAMES, sourceMetric } from './metrics';
+
+export interface SelfMonitoringProps {
+  /** The pollers to watch, with each source's period. */
+  readonly pollers: readonly {
+    readonly source: SourceName;
+    readonly everyMs: number;
+    readonly fn: IFunction;
+  }[];
+  readonly deadLetterQueue: IQueue;
+  /** Periods without a successful poll before the dead-man's switch fires. */
+  readonly deadMansSwitchPeriods: number;
+  /** Where alarm and OK notifications go: the topics of `health.notify`. */
+  readonly actions: readonly IAlarmAction[];
+}
+
+const FUNCTION_ALARM_PERIOD = Duration.minutes(5);
+
+/**
+ * Alarms that say telealert itself stopped working, sent to the on-call channels on ALARM and
+ * on OK:
+ * - `<source> not polling` (dead-man's switch): no `PollSucceeded` for N periods of the source,
+ *   missing data counting as breaching, so a function that never runs or never reports alarms.
+ * - `<source> errors` / `<source> throttles`: the Lambda failed or a run was refused because
+ *   the previous one was still going.
+ * - `dead letters`: a failed run's event is waiting in the dead-letter queue.
+ */
+export class SelfMonitoring extends Construct {
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: SelfMonitoringProps) {
+    super(scope, id);
+    for (const { source, everyMs, fn } of props.pollers) {
+      const period = Duration.millis(everyMs);
+      this.add(`DeadMansSwitch-${source}`, {
+        description: `telealert ${source}: no successful poll for ${props.deadMansSwitchPeriods} period(s). The poller is not running, cannot reach the API, or cannot report.`,
+        metric: sourceMetric(METRIC_NAMES.pollSucceeded, source, { statistic: 'Sum', period }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+        evaluationPeriods: props.deadMansSwitchPeriods,
+        treatMissingData: TreatMissingData.BREACHING,
+      });
+      this.add(`Errors-${source}`, {
+        description: `telealert ${source}: the poller Lambda failed (see its log group).`,
+        metric: fn.metricErrors({ period: FUNCTION_ALARM_PERIOD, statistic: 'Sum' }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      this.add(`Throttles-${source}`, {
+        description: `telealert ${source}: a run was throttled, the previous run was still going or the account is out of concurrency.`,
+        metric: fn.metricThrottles({ period: FUNCTION_ALARM_PERIOD, statistic: 'Sum' }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    }
+    this.add('DeadLetters', {
+      description:
+        'telealert: failed poller runs are waiting in the dead-letter queue; read them, then purge the queue.',
+      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: FUNCTION_ALARM_PERIOD,
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    for (const alarm of this.alarms) {
+      alarm.addAlarmAction(...props.actions);
+      alarm.addOkAction(...props.actions);
+    }
+  }
+
+  private add(
+    id: string,
+    options: {
+      description: string;
+      metric: IMetric;
+      threshold: number;
+      comparisonOperator: ComparisonOperator;
+      evaluationPeriods: number;
+      treatMissingData: TreatMissingData;
+    },
+  ): void {
+    const { description, ...alarmProps } = options;
+    this.alarms.push(new Alarm(this, id, { alarmDescription: description, ...alarmProps }));
+  }
+}

@@ -1,0 +1,206 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { loadConfigFile } from '../shared/config/load';
+import type { Config, SourceName } from '../shared/config/types';
+import { SelfMonitoring } from './alarms';
+import { TelealertDashboard } from './dashboard';
+import { InvalidPropError } from './errors';
+import { allowCloudWatchAlarms, grantPollerAccess } from './permissions';
+import { SourcePoller } from './poller';
+import { ChannelTopic } from './topics';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface TelealertAlertingProps {
+  /**
+   * The rules file. Validated at synth with the same code `telealert validate` runs (a bad file
+   * throws `ConfigError`) and copied into each function bundle as `telealert.yaml`.
+   */
+  readonly configFile: string;
+  /**
+   * Folder with the handler entries `live-calls.ts` and `payments.ts` (each exports `handler`).
+   * @default `functions/` of this repository
+   */
+  readonly functionsDir?: string;
+  /**
+   * Root that esbuild bundles from; must contain `functionsDir` and `package-lock.json`.
+   * @default this repository's root
+   */
+  readonly projectRoot?: string;
+  /**
+   * Bundle the AWS SDK v3 clients into each function instead of using the copy in the Lambda
+   * runtime. Bundled, the code runs against the SDK version the tests ran against, and a
+   * minified single file loads fewer modules at cold start; the runtime copy makes a smaller
+   * asset. The benchmark (`npm run bench`) decides; change the default only with its numbers.
+   * @default true
+   */
+  readonly bundleAwsSdk?: boolean;
+  /**
+   * Memory of each poller in MB. The sampling loop mostly waits on HTTP; 256 MB also buys the
+   * CPU share that keeps JSON parsing and cold start short.
+   * @default 256
+   */
+  readonly memorySize?: number;
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+  /**
+   * What `cdk destroy` does to the state table. Retained by default: it holds which alerts are
+   * firing and which notifications are still owed; losing it re-sends or drops them.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly tableRemovalPolicy?: RemovalPolicy;
+  /**
+   * ARN of the customer managed KMS key encrypting the token parameter, when it is not the
+   * AWS managed `aws/ssm` key. The functions then get `kms:Decrypt` on that key, only via SSM.
+   * @default the `aws/ssm` key, whose key policy already lets the account's principals decrypt
+   * through SSM, so no KMS statement is added
+   */
+  readonly tokenKeyArn?: string;
+  /**
+   * Reserve a concurrency of 1 per poller, so at most one run per source is in flight. New
+   * accounts with a total concurrency limit of 10 cannot reserve any: set `false` there; the
+   * runtime's conditional writes still keep overlapping runs from double-sending.
+   * @default true
+   */
+  readonly reserveConcurrency?: boolean;
+}
+
+/**
+ * Telealert in one construct: per source a scheduled poller Lambda, per channel an encrypted
+ * SNS topic with its subscriptions, the DynamoDB state table, a dead-letter queue for failed
+ * runs, self-monitoring alarms to the `health.notify` channels and a dashboard.
+ */
+export class TelealertAlerting extends Construct {
+  readonly config: Config;
+  readonly topics: Readonly<Record<string, Topic>>;
+  readonly table: Table;
+  readonly deadLetterQueue: Queue;
+  readonly key: Key;
+  readonly pollers: Readonly<Partial<Record<SourceName, SourcePoller>>>;
+  readonly monitoring: SelfMonitoring;
+  readonly dashboard: TelealertDashboard;
+
+  constructor(scope: Construct, id: string, props: TelealertAlertingProps) {
+    super(scope, id);
+    const configFile = resolve(props.configFile);
+    this.config = loadConfigFile(configFile);
+    const memorySize = props.memorySize ?? 256;
+    if (!Number.isInteger(memorySize) || memorySize < 128 || memorySize > 10_240) {
+      throw new InvalidPropError('memorySize', 'must be a whole number of MB from 128 to 10240');
+    }
+    const projectRoot = resolve(props.projectRoot ?? REPO_ROOT);
+    const depsLockFilePath = join(projectRoot, 'package-lock.json');
+    if (!existsSync(depsLockFilePath)) {
+      throw new InvalidPropError('projectRoot', `has no package-lock.json: ${projectRoot}`);
+    }
+
+    this.key = new Key(this, 'Key', {
+      description: 'telealert: encrypts the SNS topics',
+      enableKeyRotation: true,
+      // Only in-flight SNS messages depend on it; the stack's topics go with it.
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+
+    const topics: Record<string, Topic> = {};
+    for (const [name, channel] of Object.entries(this.config.channels)) {
+      topics[name] = new ChannelTopic(this, `Channel-${name}`, { channel, key: this.key }).topic;
+    }
+    this.topics = topics;
+
+    this.table = new Table(this, 'State', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: 'expiresAt',
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: props.tableRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+
+    // SQS-managed encryption: Lambda writes failed-run records with the function role, and an
+    // SSE-SQS queue needs no KMS grant for that.
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+
+    const environment = {
+      TELEALERT_TABLE: this.table.tableName,
+      TELEALERT_TOPICS: topicsJson(this, topics),
+    };
+    const usedSources = [...new Set(this.config.rules.map((rule) => rule.source))].sort();
+    const pollers: Partial<Record<SourceName, SourcePoller>> = {};
+    for (const source of usedSources) {
+      // One role per poller: each may write only its own log group.
+      const role = new Role(this, `Role-${source}`, {
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        description: `telealert ${source} poller: token, state table, topics, own logs`,
+      });
+      grantPollerAccess(role, {
+        tokenParameter: this.config.api.tokenParameter,
+        tokenKeyArn: props.tokenKeyArn,
+        table: this.table,
+        topics: Object.values(topics),
+        key: this.key,
+      });
+      const poller = new SourcePoller(this, `Poller-${source}`, {
+        source,
+        everyMs: this.config.sources[source].everyMs,
+        configFile,
+        functionsDir: resolve(props.functionsDir ?? join(projectRoot, 'functions')),
+        projectRoot,
+        depsLockFilePath,
+        role,
+        environment,
+        deadLetterQueue: this.deadLetterQueue,
+        memorySize,
+        logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
+        bundleAwsSdk: props.bundleAwsSdk ?? true,
+        reserveConcurrency: props.reserveConcurrency ?? true,
+      });
+      poller.logGroup.grantWrite(role);
+      pollers[source] = poller;
+    }
+    this.pollers = pollers;
+
+    const watched = usedSources.map((source) => ({
+      source,
+      everyMs: this.config.sources[source].everyMs,
+      fn: (pollers[source] as SourcePoller).function,
+    }));
+    const onCall = this.config.health.notify.map((name) => {
+      const topic = topics[name];
+      if (!topic) throw new InvalidPropError('health.notify', `no channel named ${name}`);
+      return topic;
+    });
+    allowCloudWatchAlarms(this.key, onCall);
+    this.monitoring = new SelfMonitoring(this, 'Monitoring', {
+      pollers: watched,
+      deadLetterQueue: this.deadLetterQueue,
+      deadMansSwitchPeriods: this.config.health.after,
+      actions: onCall.map((topic) => new SnsAction(topic)),
+    });
+    this.dashboard = new TelealertDashboard(this, 'Dashboard', {
+      pollers: watched,
+      deadLetterQueue: this.deadLetterQueue,
+    });
+  }
+}
+
+/** `TELEALERT_TOPICS`: channel name -> topic ARN, as JSON (tokens resolve at deploy). */
+function topicsJson(scope: Construct, topics: Record<string, Topic>): string {
+  const arns = Object.fromEntries(Object.entries(topics).map(([name, t]) => [name, t.topicArn]));
+  return Stack.of(scope).toJsonString(arns);
+}

@@ -1,0 +1,97 @@
+import { Duration } from 'aws-cdk-lib';
+import {
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  type IWidget,
+  TextWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { SourceName } from '../shared/config/types';
+import { DASHBOARD_PERIOD, METRIC_NAMES, searchMetric, sourceMetric } from './metrics';
+
+export interface TelealertDashboardProps {
+  readonly pollers: readonly { readonly source: SourceName; readonly fn: IFunction }[];
+  readonly deadLetterQueue: IQueue;
+}
+
+const WIDTH = 12;
+const HEIGHT = 6;
+
+/**
+ * One CloudWatch dashboard: what the API shows (calls by state, ringing calls, pending
+ * payments), what telealert sent, how the API behaves (latency, errors) and whether the
+ * pollers are healthy.
+ */
+export class TelealertDashboard extends Construct {
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: TelealertDashboardProps) {
+    super(scope, id);
+    const period = DASHBOARD_PERIOD;
+    const sources = props.pollers.map((p) => p.source);
+    const widgets: IWidget[] = [];
+    if (sources.includes('live_calls')) {
+      widgets.push(
+        graph('Calls by state', [
+          searchMetric(METRIC_NAMES.callsByState, 'Maximum', period, 'calls'),
+        ]),
+        graph('Ringing calls', [
+          sourceMetric(METRIC_NAMES.ringingCalls, 'live_calls', { statistic: 'Maximum', period }),
+        ]),
+      );
+    }
+    if (sources.includes('payments')) {
+      widgets.push(
+        graph('Pending payments', [
+          sourceMetric(METRIC_NAMES.pendingPayments, 'payments', {
+            statistic: 'Maximum',
+            period: Duration.minutes(5),
+          }),
+        ]),
+      );
+    }
+    widgets.push(
+      graph('Notifications sent', [
+        searchMetric(METRIC_NAMES.notificationsSent, 'Sum', Duration.minutes(5), 'sent'),
+      ]),
+      graph('API latency (ms)', [
+        searchMetric(METRIC_NAMES.apiLatency, 'p90', period, 'p90'),
+        searchMetric(METRIC_NAMES.apiLatency, 'Maximum', period, 'max'),
+      ]),
+      graph('API errors', [searchMetric(METRIC_NAMES.apiErrors, 'Sum', period, 'errors')]),
+      graph(
+        'Poll health',
+        sources.flatMap((source) => [
+          sourceMetric(METRIC_NAMES.pollSucceeded, source, { statistic: 'Sum', period }),
+          sourceMetric(METRIC_NAMES.pollFailed, source, { statistic: 'Sum', period }),
+        ]),
+      ),
+      graph(
+        'Poller Lambda',
+        props.pollers.flatMap(({ source, fn }) => [
+          fn.metricErrors({ period, label: `errors ${source}` }),
+          fn.metricThrottles({ period, label: `throttles ${source}` }),
+        ]),
+        [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'dead letters' })],
+      ),
+    );
+    this.dashboard = new Dashboard(this, 'Dashboard');
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown: '# telealert\nWhat the telephony API shows, what was sent, and poller health.',
+        width: 24,
+        height: 2,
+      }),
+    );
+    // Two graphs per row.
+    for (let i = 0; i < widgets.length; i += 2)
+      this.dashboard.addWidgets(...widgets.slice(i, i + 2));
+  }
+}
+
+function graph(title: string, left: IMetric[], right?: IMetric[]): GraphWidget {
+  return new GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
+}

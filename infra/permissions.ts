@@ -1,0 +1,127 @@
+import { ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type IRole, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { InvalidPropError } from './errors';
+
+const KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+
+/**
+ * What the runtime's state store (functions/adapters/dynamodb-state.ts) does: one item per
+ * source, read with GetItem, committed and marked sent with conditional UpdateItem (which also
+ * creates the item). Keep in step with that adapter.
+ */
+export const TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
+
+/** Publishing to a KMS-encrypted topic: SNS asks KMS for a data key in the caller's name. */
+export const TOPIC_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
+
+export interface PollerAccess {
+  /** SSM parameter name of the API token, e.g. `/telealert/api-token`. */
+  readonly tokenParameter: string;
+  readonly tokenKeyArn?: string;
+  readonly table: ITable;
+  readonly topics: readonly ITopic[];
+  readonly key: IKey;
+}
+
+/** ARN of an SSM parameter given by name; hierarchical names start with `/`, the ARN drops it. */
+export function parameterArn(stack: Stack, name: string): string {
+  return stack.formatArn({
+    service: 'ssm',
+    resource: 'parameter',
+    resourceName: name.replace(/^\//, ''),
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+}
+
+/**
+ * The pollers' least privilege: the one token parameter, the state table, the stack's topics
+ * and their key. Logs are granted per log group by the caller; metrics go out as EMF in the
+ * logs, so there is no `cloudwatch:PutMetricData`.
+ */
+export function grantPollerAccess(role: IRole, access: PollerAccess): void {
+  const stack = Stack.of(role);
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'ReadApiToken',
+      actions: ['ssm:GetParameter'],
+      resources: [parameterArn(stack, access.tokenParameter)],
+    }),
+  );
+  if (access.tokenKeyArn) {
+    if (!Token.isUnresolved(access.tokenKeyArn) && !KEY_ARN.test(access.tokenKeyArn)) {
+      throw new InvalidPropError(
+        'tokenKeyArn',
+        'must be a KMS key ARN (arn:aws:kms:REGION:ACCOUNT:key/ID)',
+      );
+    }
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'DecryptApiTokenViaSsm',
+        actions: ['kms:Decrypt'],
+        resources: [access.tokenKeyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `ssm.${Aws.REGION}.amazonaws.com` } },
+      }),
+    );
+  }
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'StateTable',
+      actions: [...TABLE_ACTIONS],
+      resources: [access.table.tableArn],
+    }),
+  );
+  if (access.topics.length > 0) {
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'PublishNotifications',
+        actions: ['sns:Publish'],
+        resources: access.topics.map((topic) => topic.topicArn),
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'EncryptNotifications',
+        actions: [...TOPIC_KEY_ACTIONS],
+        resources: [access.key.keyArn],
+      }),
+    );
+  }
+}
+
+/**
+ * Lets CloudWatch alarms of this account publish to the on-call topics: the topic policy only
+ * denies plain HTTP, so the service principal needs its own allow, and the topic key must let
+ * it make data keys. Both are tied to this account's alarms (confused-deputy conditions).
+ */
+export function allowCloudWatchAlarms(key: IKey, topics: readonly ITopic[]): void {
+  const cloudwatch = new ServicePrincipal('cloudwatch.amazonaws.com');
+  const conditions = {
+    StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+    ArnLike: {
+      'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*`,
+    },
+  };
+  key.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'AllowCloudWatchAlarmsToUseTopicKey',
+      principals: [cloudwatch],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+      conditions,
+    }),
+  );
+  for (const topic of topics) {
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        principals: [cloudwatch],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions,
+      }),
+    );
+  }
+}

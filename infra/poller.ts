@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { SourceName } from '../shared/config/types';
+import { InvalidPropError, MissingFileError } from './errors';
+import { METRIC_NAMESPACE, SERVICE_NAME } from './metrics';
+
+/** Entry file of each source's handler, relative to the functions folder (ARCHITECTURE.md). */
+export const FUNCTION_ENTRIES = {
+  live_calls: 'live-calls.ts',
+  payments: 'payments.ts',
+} as const satisfies Record<SourceName, string>;
+
+/** Name of the rules file inside the bundle, next to the handler. */
+export const BUNDLED_CONFIG_NAME = 'telealert.yaml';
+
+/** Time left between the end of a run and the next scheduled one, so runs do not overlap. */
+export const TIMEOUT_MARGIN = Duration.seconds(5);
+const LAMBDA_MAX_TIMEOUT_MS = 900_000;
+const MIN_EVENT_AGE_MS = 60_000;
+const MAX_EVENT_AGE_MS = 6 * 3_600_000;
+
+/**
+ * ESM has no `require`; some bundled CommonJS dependencies call it for Node built-ins.
+ * esbuild's shim falls back to this one.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __telealertCreateRequire } from 'node:module'; const require = __telealertCreateRequire(import.meta.url);";
+
+export interface SourcePollerProps {
+  readonly source: SourceName;
+  /** How often the source is polled (the rules file's `sources.<source>.every`). */
+  readonly everyMs: number;
+  /** The validated rules file, copied into the bundle. Absolute path. */
+  readonly configFile: string;
+  readonly functionsDir: string;
+  readonly projectRoot: string;
+  readonly depsLockFilePath: string;
+  readonly role: IRole;
+  readonly environment: Record<string, string>;
+  readonly deadLetterQueue: IQueue;
+  readonly memorySize: number;
+  readonly logRetention: RetentionDays;
+  readonly bundleAwsSdk: boolean;
+  readonly reserveConcurrency: boolean;
+}
+
+/** Lambda timeout for a source polled every `everyMs`: the period minus a margin. */
+export function pollerTimeout(everyMs: number): Duration {
+  return Duration.millis(
+    Math.min(everyMs - TIMEOUT_MARGIN.toMilliseconds(), LAMBDA_MAX_TIMEOUT_MS),
+  );
+}
+
+/** How long a queued invocation may wait before it is stale: one period, within Lambda's bounds. */
+export function pollerMaxEventAge(everyMs: number): Duration {
+  return Duration.millis(Math.min(Math.max(everyMs, MIN_EVENT_AGE_MS), MAX_EVENT_AGE_MS));
+}
+
+/**
+ * One source's poller: a NodejsFunction (arm64, Node 24, minified ESM with source maps and the
+ * rules file in the bundle), its log group, and the EventBridge rule that runs it at `every`.
+ * A poller run is only useful now: no retries, stale events dropped after one period, one run
+ * at a time, failed runs to the dead-letter queue.
+ */
+export class SourcePoller extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: SourcePollerProps) {
+    super(scope, id);
+    const { source, everyMs } = props;
+    if (everyMs < 60_000 || everyMs % 60_000 !== 0) {
+      throw new InvalidPropError(
+        `sources.${source}.every`,
+        'must be a whole number of minutes, at least 1m (EventBridge rate schedules)',
+      );
+    }
+    const entry = join(props.functionsDir, FUNCTION_ENTRIES[source]);
+    if (!existsSync(entry)) throw new MissingFileError(`handler entry of ${source}`, entry);
+
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+    const configFile = props.configFile;
+    this.function = new NodejsFunction(this, 'Function', {
+      entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: props.depsLockFilePath,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: pollerTimeout(everyMs),
+      role: props.role,
+      logGroup: this.logGroup,
+      reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
+      retryAttempts: 0,
+      maxEventAge: pollerMaxEventAge(everyMs),
+      onFailure: new SqsDestination(props.deadLetterQueue),
+      environment: {
+        ...props.environment,
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        banner: ESM_REQUIRE_BANNER,
+        bundleAwsSDK: props.bundleAwsSdk,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) => [
+            `cp ${shellQuote(bundlingPath(configFile, props.projectRoot, inputDir))} ${shellQuote(join(outputDir, BUNDLED_CONFIG_NAME))}`,
+          ],
+        },
+      },
+    });
+
+    this.schedule = new Rule(this, 'Schedule', {
+      description: `telealert: poll ${source} every ${everyMs / 60_000} minute(s)`,
+      schedule: Schedule.rate(Duration.minutes(everyMs / 60_000)),
+      targets: [new LambdaFunction(this.function)],
+    });
+  }
+}
+
+/**
+ * The rules file as the bundling step sees it: under the project root it is read through the
+ * input directory (which is the project root locally and a mount inside Docker).
+ */
+function bundlingPath(file: string, projectRoot: string, inputDir: string): string {
+  const inside = relative(projectRoot, file);
+  return inside.startsWith('..') || isAbsolute(inside) ? file : join(inputDir, inside);
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
