@@ -1,0 +1,38 @@
+import { SCENARIO_NAMES, type ScenarioName } from '../../simulator/scenarios';
+import { tryParseDuration } from '../../shared/time/duration';
+import { UsageError } from '../errors';
+
+/** Reads a numeric option within bounds; absent: the default. */
+export function readNumber(
+  text: string | undefined,
+  name: string,
+  fallback: number,
+  bounds: { min: number; max: number },
+): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < bounds.min || value > bounds.max) {
+    throw new UsageError(`--${name} must be a number from ${bounds.min} to ${bounds.max}`);
+  }
+  return value;
+}
+
+/** Reads a duration option (`30s`, `2m`); absent: undefined. */
+export function readDurationOption(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = tryParseDuration(text);
+  if (ms === undefined || ms <= 0) {
+    throw new UsageError(`--${name} must be a duration such as 30s or 2m`);
+  }
+  return ms;
+}
+
+/** Reads --scenario against the simulator's registry. */
+export function readScenario(text: string | undefined, fallback: ScenarioName): ScenarioName {
+  if (text === undefined) return fallback;
+  const found = SCENARIO_NAMES.find((name) => name === text);
+  if (!found) {
+    throw new UsageError(`unknown scenario "${text}": one of ${SCENARIO_NAMES.join(', ')}`);
+  }
+  return found;
+}

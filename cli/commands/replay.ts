@@ -1,0 +1,21 @@
+import { notificationJson } from '../../shared/engine/json';
+import { parseTimeline, replayTimeline } from '../../shared/timeline/parse';
+import { EXIT, UsageError } from '../errors';
+import { loadUserConfig, readUserFile } from '../files';
+import type { Io } from '../io';
+import type { CliOptions } from '../main';
+
+/**
+ * `telealert replay`: runs the engine over a recorded timeline and prints one notification
+ * per line on stdout, and nothing else there.
+ */
+export async function replayCommand(options: CliOptions, io: Io): Promise<number> {
+  if (options.timeline === undefined) throw new UsageError('replay needs --timeline FILE');
+  const { config } = loadUserConfig(options.config, io);
+  const text = readUserFile(options.timeline, io, 'timeline');
+  const entries = parseTimeline(text, options.timeline, config.timezone);
+  for (const notification of replayTimeline(config, entries)) {
+    io.stdout(`${notificationJson(notification)}\n`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseConfig } from '../shared/config/load';
+import type { Config } from '../shared/config/types';
+import { CliError, EXIT } from './errors';
+import type { Io } from './io';
+
+export const DEFAULT_CONFIG_FILE = 'telealert.yaml';
+
+/** Reads a text file the user named; a missing or unreadable file is invalid input (exit 2). */
+export function readUserFile(path: string, io: Io, what: string): string {
+  try {
+    return readFileSync(resolve(io.cwd, path), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : 'cannot be read';
+    throw new CliError(`${path}: ${reason} (the ${what})`, EXIT.invalid, { cause: error });
+  }
+}
+
+/** Loads and validates the rules file named by --config (default telealert.yaml). */
+export function loadUserConfig(path: string | undefined, io: Io): { config: Config; file: string } {
+  const file = path ?? DEFAULT_CONFIG_FILE;
+  const text = readUserFile(file, io, 'rules file; pass --config or see the README');
+  return { config: parseConfig(text, file), file };
+}

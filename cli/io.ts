@@ -1,0 +1,26 @@
+/** Where a command writes and what it reads from its surroundings; tests pass their own. */
+export interface Io {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Resolves when the user asks the command to stop (Ctrl-C); long-running commands race it. */
+  readonly stopSignal: AbortSignal;
+  readonly isTty: boolean;
+}
+
+/** The real process's streams, environment and Ctrl-C. */
+export function processIo(): Io {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    stopSignal: controller.signal,
+    isTty: Boolean(process.stdout.isTTY),
+  };
+}

@@ -1,0 +1,127 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../shared/config/errors';
+import { TimelineError } from '../shared/timeline/errors';
+import { demoCommand } from './commands/demo';
+import { pollCommand } from './commands/poll';
+import { replayCommand } from './commands/replay';
+import { simulateCommand } from './commands/simulate';
+import { validateCommand } from './commands/validate';
+import { CliError, EXIT, UsageError } from './errors';
+import { type Io, processIo } from './io';
+
+export const USAGE = `telealert: threshold alerts on a telephony API's live calls and online payments
+
+Usage:
+  telealert validate [--config F]
+  telealert replay   [--config F] --timeline T
+  telealert poll     [--config F] [--base-url URL] [--once] [--state FILE] [--pretty]
+  telealert simulate [--port N] [--scenario NAME] [--seed N] [--token T] [--speed X]
+  telealert demo     [--scenario NAME] [--speed X] [--json]       (what \`npm start\` runs)
+
+Options:
+  --config F      the rules file (default: telealert.yaml in the working directory)
+  --timeline T    JSON Lines of recorded polls, one per line, in time order
+  --base-url URL  overrides api.baseUrl of the rules file
+  --once          poll every source once, then exit (default: keep the schedule)
+  --state FILE    where poll keeps alert state (default: .telealert/state.json)
+  --pretty        human-readable notifications instead of JSON Lines
+  --json          the demo prints JSON Lines instead of readable text
+  --port N        simulator port on 127.0.0.1 (default: 8787; 0 picks a free one)
+  --scenario NAME simulator scenario (quiet, busy-evening, stuck-payment)
+  --speed X       simulated seconds per real second (simulate default 1, demo default 60)
+
+Environment:
+  TELEALERT_TOKEN the API bearer token for \`poll\`
+
+Exit status: 0 success, 1 a runtime failure (API, disk), 2 invalid input (usage, rules
+file, timeline), with the reason on stderr.
+`;
+
+const OPTIONS = {
+  config: { type: 'string' },
+  timeline: { type: 'string' },
+  'base-url': { type: 'string' },
+  once: { type: 'boolean' },
+  state: { type: 'string' },
+  pretty: { type: 'boolean' },
+  json: { type: 'boolean' },
+  port: { type: 'string' },
+  scenario: { type: 'string' },
+  seed: { type: 'string' },
+  token: { type: 'string' },
+  speed: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type CliOptions = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+const COMMANDS = {
+  validate: validateCommand,
+  replay: replayCommand,
+  poll: pollCommand,
+  simulate: simulateCommand,
+  demo: demoCommand,
+} as const satisfies Record<string, (options: CliOptions, io: Io) => Promise<number>>;
+
+function isCommand(name: string): name is keyof typeof COMMANDS {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/**
+ * Runs one `telealert` invocation and returns its exit status. Every expected failure becomes
+ * a one-paragraph message on stderr; a stack trace is printed only with TELEALERT_DEBUG=1.
+ */
+export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    const [name, ...extra] = positionals;
+    if (values.help || name === 'help') {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (name === undefined) throw new UsageError('a command is required');
+    if (!isCommand(name)) throw new UsageError(`unknown command "${name}"`);
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    return await COMMANDS[name](values, io);
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+function reportError(error: unknown, io: Io): number {
+  if (io.env.TELEALERT_DEBUG === '1' && error instanceof Error && error.stack) {
+    io.stderr(`${error.stack}\n`);
+  }
+  if (error instanceof ConfigError || error instanceof TimelineError) {
+    io.stderr(`${error.message}\n`);
+    return EXIT.invalid;
+  }
+  if (error instanceof UsageError) {
+    io.stderr(`telealert: ${error.message}\nRun "telealert --help" for usage.\n`);
+    return EXIT.invalid;
+  }
+  if (error instanceof CliError) {
+    io.stderr(`telealert: ${error.message}\n`);
+    return error.exitCode;
+  }
+  if (isArgsError(error)) {
+    io.stderr(`telealert: ${error.message}\nRun "telealert --help" for usage.\n`);
+    return EXIT.invalid;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`telealert: ${message}\n`);
+  return EXIT.failure;
+}
+
+/** node:util parseArgs throws TypeErrors with an ERR_PARSE_ARGS_* code. */
+function isArgsError(error: unknown): error is Error {
+  return (
+    error instanceof Error &&
+    String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS')
+  );
+}
