@@ -1,0 +1,61 @@
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SsmTokenSource } from '../../../functions/adapters/ssm-token';
+import { TokenUnavailableError } from '../../../shared/ports/errors';
+
+const ssm = mockClient(SSMClient);
+afterEach(() => ssm.reset());
+
+function source() {
+  return new SsmTokenSource({
+    client: new SSMClient({ region: 'us-east-1' }),
+    parameterName: '/telealert/api-token',
+  });
+}
+
+function answer(value: string) {
+  return { Parameter: { Name: '/telealert/api-token', Value: value, Type: 'SecureString' } };
+}
+
+describe('Class: SsmTokenSource', () => {
+  it('fetches the SecureString with decryption once and reuses it', async () => {
+    ssm.on(GetParameterCommand).resolves(answer('token-1'));
+    const tokens = source();
+    expect([await tokens.get(), await tokens.get()]).toEqual(['token-1', 'token-1']);
+    const calls = ssm.commandCalls(GetParameterCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args[0].input).toEqual({ Name: '/telealert/api-token', WithDecryption: true });
+  });
+
+  it('fetches afresh after invalidate, then caches again', async () => {
+    ssm.on(GetParameterCommand).resolvesOnce(answer('old')).resolves(answer('rotated'));
+    const tokens = source();
+    expect(await tokens.get()).toBe('old');
+    tokens.invalidate();
+    expect(await tokens.get()).toBe('rotated');
+    expect(await tokens.get()).toBe('rotated');
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
+  });
+
+  it('throws a TokenUnavailableError naming the parameter when SSM is down, and retries next time', async () => {
+    ssm
+      .on(GetParameterCommand)
+      .rejectsOnce(Object.assign(new Error('Service Unavailable'), { name: 'InternalServerError' }))
+      .resolves(answer('token-1'));
+    const tokens = source();
+    const failure = await tokens.get().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TokenUnavailableError);
+    expect((failure as Error).message).toBe(
+      'cannot read the API token from SSM parameter /telealert/api-token: InternalServerError: Service Unavailable',
+    );
+    expect(await tokens.get()).toBe('token-1');
+  });
+
+  it('refuses an empty parameter with what to store in it', async () => {
+    ssm.on(GetParameterCommand).resolves(answer(' '));
+    await expect(source().get()).rejects.toThrow(
+      'the SSM parameter /telealert/api-token is empty: store the API',
+    );
+  });
+});
