@@ -233,7 +233,7 @@ export const paymentsSchema = z.strictObject({
 
 export const sourcesSchema = z.strictObject({
   live_calls: z.unknown().optional(),
-  payments: z.unknown(),
+  payments: z.unknown().optional(),
 });
 
 export const healthSchema = z.strictObject({
