@@ -15,7 +15,7 @@ function source() {
 }
 
 function answer(value: string) {
-  return { Parameter: { Name: '/telealert/api-token', Value: value, Type: 'SecureString' } };
+  return { Parameter: { Name: '/telealert/api-token', Value: value, Type: 'SecureString' as const } };
 }
 
 describe('Class: SsmTokenSource', () => {
