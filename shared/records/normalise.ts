@@ -1,0 +1,109 @@
+import { readDirection } from '../conditions/values';
+import { formatDecimal, parseDecimal } from '../money/decimal';
+import { parseApiTimestamp, parseCallTime } from '../time/zone';
+import type { FieldKind } from './fields';
+import { canonicalPhone, canonicalPhones } from './phone';
+import type { FieldValue } from './types';
+
+/** A value present but unreadable as its field's kind. */
+export const INVALID: unique symbol = Symbol('invalid');
+export type Normalised = FieldValue | undefined | typeof INVALID;
+
+/**
+ * Canonical decimal text, as `formatDecimal(parseDecimal(x))` writes it, without BigInt or
+ * regex for the plain shapes the API sends (`"1500.00"`, `1500.5`): the per-record path must
+ * stay cheap. Anything unusual (separators, exponents, leading zeros) takes the exact path.
+ */
+export function canonicalMoney(value: string | number): string | undefined {
+  if (typeof value === 'number') {
+    if (value === 0) return '0';
+    const text = String(value);
+    if (!text.includes('e')) return text;
+  } else {
+    const fast = canonicalPlain(value);
+    if (fast !== undefined) return fast;
+  }
+  const decimal = parseDecimal(value);
+  return decimal && formatDecimal(decimal);
+}
+
+const ZERO = 48;
+const NINE = 57;
+const DOT = 46;
+const MINUS = 45;
+
+/** `"-12.340"` -> `"-12.34"`; `undefined` for any text that is not plainly `-?D+(.D+)?`. */
+function canonicalPlain(text: string): string | undefined {
+  const length = text.length;
+  let index = text.charCodeAt(0) === MINUS ? 1 : 0;
+  const wholeStart = index;
+  let dot = -1;
+  for (; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === DOT && dot === -1) dot = index;
+    else if (code < ZERO || code > NINE) return undefined;
+  }
+  const wholeEnd = dot === -1 ? length : dot;
+  if (wholeEnd === wholeStart || dot === length - 1) return undefined;
+  if (wholeEnd - wholeStart > 1 && text.charCodeAt(wholeStart) === ZERO) return undefined;
+  let end = length;
+  if (dot !== -1) {
+    while (end > dot + 1 && text.charCodeAt(end - 1) === ZERO) end -= 1;
+    if (end === dot + 1) end = dot;
+  }
+  const result = end === length ? text : text.slice(0, end);
+  return result === '-0' ? '0' : result;
+}
+
+function isScalar(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * Normalises one field value by kind (ARCHITECTURE.md, `records/fields.ts`). `null`, missing
+ * and (except for text) empty strings are absent (`undefined`); a value that is present but
+ * unreadable is `INVALID`. Text keeps its letter case: comparisons lower-case it.
+ */
+export function normaliseValue(kind: FieldKind, value: unknown, zone: string): Normalised {
+  if (value === null || value === undefined) return undefined;
+  if (kind === 'text') {
+    if (typeof value === 'string') return value.trim();
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    return INVALID;
+  }
+  if (kind === 'phones' && Array.isArray(value)) {
+    if (!value.every(isScalar)) return INVALID;
+    const phones = value.flatMap((item) => canonicalPhones(item));
+    return phones.length === 0 ? undefined : phones;
+  }
+  if (!isScalar(value)) return INVALID;
+  if (typeof value === 'string' && value.trim() === '') return undefined;
+  switch (kind) {
+    case 'money':
+      return canonicalMoney(value) ?? INVALID;
+    case 'time':
+      return typeof value === 'string' ? (parseApiTimestamp(value, zone) ?? INVALID) : INVALID;
+    case 'duration':
+      return parseCallTime(value) ?? INVALID;
+    case 'number': {
+      const number = Number(value);
+      return Number.isFinite(number) ? number : INVALID;
+    }
+    case 'direction':
+      return readDirection(value) ?? INVALID;
+    case 'phone':
+      return canonicalPhone(value);
+    case 'phones': {
+      const phones = canonicalPhones(value);
+      return phones.length === 0 ? undefined : phones;
+    }
+  }
+}
+
+/** A record identity: a non-empty ID, number or string, kept as text (a prefix is part of it). */
+export function readIdentity(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  return text === '' ? undefined : text;
+}

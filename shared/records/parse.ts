@@ -1,0 +1,108 @@
+import type { SourceName } from '../config/types';
+import { assertTimeZone } from '../time/zone';
+import { NotAnArrayError } from './errors';
+import { INVALID, normaliseValue } from './normalise';
+import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
+import type { ApiRecord, FieldValue, ParsedBatch } from './types';
+
+/** How many skip reasons a batch keeps for logs; the count is always exact. */
+export const MAX_SKIP_REASONS = 10;
+
+type RawRecord = Readonly<Record<string, unknown>>;
+
+function isPlainObject(value: unknown): value is RawRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The common shape, without zod: every known field readable as its kind. `undefined` sends
+ * the record to the schema, which finds out what is wrong with it. Same normalisers as the
+ * schema, so both paths agree (a property test holds them to it).
+ */
+function fastRecord(source: SourceName, raw: RawRecord, zone: string): ApiRecord | undefined {
+  const fields: Record<string, FieldValue> = {};
+  for (const [name, kind] of RECORD_FIELDS[source]) {
+    const value = normaliseValue(kind, raw[name], zone);
+    if (value === INVALID) return undefined;
+    if (value !== undefined) fields[name] = value;
+  }
+  const key = recordKey(source, fields);
+  if (key === undefined) return undefined;
+  applyAliases(source, fields, raw, zone);
+  const createdAt = fields.created_at;
+  return typeof createdAt === 'number'
+    ? { source, key, createdAtMs: createdAt, fields, raw }
+    : { source, key, fields, raw };
+}
+
+type Outcome = { readonly record: ApiRecord } | { readonly reason: string };
+
+/**
+ * The odd record, through the zod schema. A field it cannot read is left out of `fields`
+ * (it stays in `raw`) and the record kept: one bad column must not hide a ringing call. Only a
+ * record that is not an object or has no identity is skipped.
+ */
+function schemaRecord(source: SourceName, raw: unknown, zone: string): Outcome {
+  if (!isPlainObject(raw)) {
+    return {
+      reason: `not an object (${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw})`,
+    };
+  }
+  const schema = recordSchema(source, zone);
+  let input: Record<string, unknown> = raw;
+  // Two passes at most: the second without the fields the first could not read.
+  for (let pass = 0; pass < 2; pass += 1) {
+    const result = schema.safeParse(input);
+    if (result.success) {
+      const { key, createdAtMs, fields } = result.data;
+      return {
+        record:
+          createdAtMs === undefined
+            ? { source, key, fields, raw }
+            : { source, key, createdAtMs, fields, raw },
+      };
+    }
+    const fieldIssues = result.error.issues.filter((issue) => issue.path.length > 0);
+    if (fieldIssues.length < result.error.issues.length || pass === 1) {
+      const root = result.error.issues.find((issue) => issue.path.length === 0);
+      return { reason: root?.message ?? result.error.issues[0]?.message ?? 'unreadable' };
+    }
+    input = { ...input };
+    for (const issue of fieldIssues) delete input[String(issue.path[0])];
+  }
+  return { reason: 'unreadable' };
+}
+
+/**
+ * Parses one response body (already JSON-parsed) into records of `source`, reading times in
+ * `zone`. Tolerant and honest: values are normalised by field kind, unknown fields are kept in
+ * `raw`, and a record that cannot be understood is counted in `skipped` (with the first
+ * `MAX_SKIP_REASONS` reasons) instead of failing the batch.
+ *
+ * @throws NotAnArrayError when the body is not an array.
+ * @throws TimeZoneError when `zone` is not an IANA zone.
+ */
+export function parseRecords(source: SourceName, body: unknown, zone: string): ParsedBatch {
+  if (!Array.isArray(body)) throw new NotAnArrayError(body);
+  assertTimeZone(zone);
+  const records: ApiRecord[] = [];
+  const skipReasons: string[] = [];
+  let skipped = 0;
+  for (let index = 0; index < body.length; index += 1) {
+    const raw: unknown = body[index];
+    const fast = isPlainObject(raw) ? fastRecord(source, raw, zone) : undefined;
+    if (fast) {
+      records.push(fast);
+      continue;
+    }
+    const outcome = schemaRecord(source, raw, zone);
+    if ('record' in outcome) {
+      records.push(outcome.record);
+    } else {
+      skipped += 1;
+      if (skipReasons.length < MAX_SKIP_REASONS)
+        skipReasons.push(`record ${index}: ${outcome.reason}`);
+    }
+  }
+  return { records, skipped, skipReasons };
+}
