@@ -1,0 +1,113 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { TelephonyClient } from '../shared/api/client';
+import type { SourceName } from '../shared/config/types';
+import type { Publisher, StateStore, TokenSource } from '../shared/ports/types';
+import { runSource } from '../shared/runner/run';
+import type { PollClient, RunSummary } from '../shared/runner/types';
+import { DynamoStateStore } from './adapters/dynamodb-state';
+import { SnsPublisher } from './adapters/sns-publisher';
+import { SsmTokenSource } from './adapters/ssm-token';
+import { createObserver } from './observe';
+import { createRuntime, type Runtime } from './runtime';
+
+/** Kept free before Lambda's own timeout: a sample's commit and publish must fit. */
+const SAFETY_MARGIN_MS = 5_000;
+
+/** The container's wiring: what a test may replace or wrap. */
+export interface PollerWiring {
+  readonly runtime: Runtime;
+  readonly store: StateStore;
+  readonly publisher: Publisher;
+  readonly tokens: TokenSource;
+  readonly client: PollClient;
+}
+
+export interface PollerOptions {
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+  /** @default Date.now */
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Wraps the container's wiring once it is built (tests: crash injection, fakes). */
+  readonly wire?: (wiring: PollerWiring) => PollerWiring;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** An EventBridge scheduled event; only its id is read (log correlation). */
+export interface ScheduledEvent {
+  readonly id?: string;
+}
+
+/**
+ * A poller Lambda handler for one source: middy with Powertools Logger (context, correlation
+ * with the run) and Metrics (EMF, flushed after each invocation), over `runSource`. The rules
+ * file, environment, SDK clients and token cache are set up once per container, at the first
+ * invocation; a broken deployment fails there with what to fix.
+ */
+export function createPollerHandler(source: SourceName, options: PollerOptions = {}) {
+  const logger = options.logger ?? new Logger({ serviceName: 'telealert' });
+  const metrics =
+    options.metrics ??
+    new Metrics({
+      namespace: 'Telealert',
+      serviceName: 'telealert',
+      defaultDimensions: { source },
+    });
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  let wiring: PollerWiring | undefined;
+
+  const wire = (): PollerWiring => {
+    const runtime = createRuntime(options.env);
+    const tokens = new SsmTokenSource({
+      client: runtime.ssm,
+      parameterName: runtime.config.api.tokenParameter,
+    });
+    const built: PollerWiring = {
+      runtime,
+      tokens,
+      store: new DynamoStateStore({ client: runtime.dynamodb, tableName: runtime.tableName, now }),
+      publisher: new SnsPublisher({
+        client: runtime.sns,
+        topics: runtime.topics,
+        sleep,
+        onFailure: (failure) => logger.warn('SNS did not take a notification', { ...failure }),
+      }),
+      client: new TelephonyClient({
+        baseUrl: runtime.config.api.baseUrl,
+        timeoutMs: runtime.config.api.timeoutMs,
+        zone: runtime.config.timezone,
+        tokens,
+      }),
+    };
+    return options.wire ? options.wire(built) : built;
+  };
+
+  const run = async (event: ScheduledEvent, context: Context): Promise<RunSummary> => {
+    logger.appendKeys({ source });
+    logger.setCorrelationId(event?.id ?? context.awsRequestId);
+    wiring ??= wire();
+    const summary = await runSource({
+      config: wiring.runtime.config,
+      source,
+      client: wiring.client,
+      store: wiring.store,
+      publisher: wiring.publisher,
+      now,
+      sleep,
+      deadlineMs: now() + context.getRemainingTimeInMillis() - SAFETY_MARGIN_MS,
+      observer: createObserver(logger, metrics, source),
+    });
+    logger.info('run finished', { summary: { ...summary } });
+    return summary;
+  };
+
+  return middy(run)
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics, { throwOnEmptyMetrics: false }));
+}

@@ -1,0 +1,127 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { SourceName } from '../shared/config/types';
+import type { ApiRecord } from '../shared/records/types';
+import type { RunEvent, RunObserver } from '../shared/runner/types';
+
+/** The metric names the stack's alarms and dashboards read (ARCHITECTURE.md). */
+export const METRIC = {
+  pollSucceeded: 'PollSucceeded',
+  pollFailed: 'PollFailed',
+  callsByState: 'CallsByState',
+  ringingCalls: 'RingingCalls',
+  pendingPayments: 'PendingPayments',
+  notificationsSent: 'NotificationsSent',
+  apiLatency: 'ApiLatency',
+  apiErrors: 'ApiErrors',
+  recordsSkipped: 'RecordsSkipped',
+} as const;
+
+/**
+ * Turns the runner's events into structured logs and EMF metrics (namespace and service are
+ * the `Metrics` instance's; every metric carries the `source` dimension). Logs carry ids, rules
+ * and reasons, never a token or a record's raw body.
+ */
+export function createObserver(logger: Logger, metrics: Metrics, source: SourceName): RunObserver {
+  const single = (dimensions: Record<string, string>) => {
+    const metric = metrics.singleMetric();
+    // `source` (and `service`) come with the default dimensions `singleMetric` copies.
+    metric.addDimensions(dimensions);
+    return metric;
+  };
+  return {
+    event(event: RunEvent) {
+      switch (event.type) {
+        case 'fetch':
+          single({ endpoint: event.endpoint }).addMetric(
+            METRIC.apiLatency,
+            MetricUnit.Milliseconds,
+            event.latencyMs,
+          );
+          if (event.failure) {
+            single({ endpoint: event.endpoint }).addMetric(METRIC.apiErrors, MetricUnit.Count, 1);
+            logger.warn('API request failed', { endpoint: event.endpoint, failure: event.failure });
+          }
+          return;
+        case 'poll':
+          if (event.failure) {
+            metrics.addMetric(METRIC.pollFailed, MetricUnit.Count, 1);
+            logger.warn('poll failed', { sample: event.sample, failure: event.failure });
+            return;
+          }
+          metrics.addMetric(METRIC.pollSucceeded, MetricUnit.Count, 1);
+          metrics.addMetric(METRIC.recordsSkipped, MetricUnit.Count, event.skipped);
+          recordGauges(event.records);
+          logger.info('poll succeeded', {
+            sample: event.sample,
+            records: event.records.length,
+            skipped: event.skipped,
+            ...(event.skipReasons.length > 0 ? { skipReasons: event.skipReasons } : {}),
+          });
+          return;
+        case 'sent':
+          for (const n of event.notifications) {
+            single({ rule: n.rule, status: n.status }).addMetric(
+              METRIC.notificationsSent,
+              MetricUnit.Count,
+              1,
+            );
+            logger.info('notification sent', {
+              id: n.id,
+              rule: n.rule,
+              status: n.status,
+              severity: n.severity,
+              channels: n.channels,
+              owed: event.sample === 'owed',
+            });
+          }
+          return;
+        case 'undelivered':
+          logger.error('notifications not delivered; they stay owed for the next run', {
+            ids: event.ids,
+            ...(event.error === undefined ? {} : { error: event.error }),
+          });
+          return;
+        case 'mark-sent-failed':
+          logger.error('delivered notifications could not be marked sent; they may repeat', {
+            ids: event.ids,
+            error: event.error,
+          });
+          return;
+        case 'conflict':
+          logger.info(
+            event.retried
+              ? 'a concurrent run committed first; re-evaluating on its state'
+              : 'lost to a concurrent run twice; leaving this sample to it',
+            { sample: event.sample },
+          );
+          return;
+        case 'deadline':
+          logger.warn('stopped sampling: not enough time left before the deadline', {
+            samplesDone: event.samplesDone,
+            samplesPlanned: event.samplesPlanned,
+          });
+          return;
+      }
+    },
+  };
+
+  function recordGauges(records: readonly ApiRecord[]) {
+    if (source === 'live_calls') {
+      const byState = new Map<string, number>();
+      for (const record of records) {
+        const state = String(record.fields.state ?? 'unknown').toLowerCase();
+        byState.set(state, (byState.get(state) ?? 0) + 1);
+      }
+      for (const [state, count] of byState) {
+        single({ state }).addMetric(METRIC.callsByState, MetricUnit.Count, count);
+      }
+      metrics.addMetric(METRIC.ringingCalls, MetricUnit.Count, byState.get('ringing') ?? 0);
+    } else {
+      const pending = records.filter(
+        (r) => String(r.fields.status ?? '').toLowerCase() === 'pending',
+      ).length;
+      metrics.addMetric(METRIC.pendingPayments, MetricUnit.Count, pending);
+    }
+  }
+}

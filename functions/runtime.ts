@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { z } from 'zod';
+import { loadConfigFile } from '../shared/config/load';
+import type { Config } from '../shared/config/types';
+import { clientOptions } from './adapters/clients';
+import { RuntimeConfigError } from './errors';
+
+/** The environment the stack gives each function (ARCHITECTURE.md, last table). */
+export const ENV = {
+  table: 'TELEALERT_TABLE',
+  topics: 'TELEALERT_TOPICS',
+  configFile: 'TELEALERT_CONFIG_FILE',
+} as const;
+
+/** What one container sets up once and reuses across invocations. */
+export interface Runtime {
+  readonly config: Config;
+  readonly tableName: string;
+  /** Channel name -> SNS topic ARN. */
+  readonly topics: Readonly<Record<string, string>>;
+  readonly dynamodb: DynamoDBClient;
+  readonly sns: SNSClient;
+  readonly ssm: SSMClient;
+}
+
+const topicsSchema = z.record(z.string().min(1), z.string().startsWith('arn:'));
+
+/** The bundled rules file: `TELEALERT_CONFIG_FILE`, else `telealert.yaml` beside the handler. */
+export function configPath(env: NodeJS.ProcessEnv): string {
+  return env[ENV.configFile] ?? join(env.LAMBDA_TASK_ROOT ?? process.cwd(), 'telealert.yaml');
+}
+
+/**
+ * Reads and checks the environment and the rules file, and creates the SDK clients (explicit
+ * timeouts, bounded attempts). Synchronous and throwing: a broken deployment fails at cold
+ * start with a message that says what to fix, before any poll.
+ *
+ * @throws RuntimeConfigError for a missing or malformed variable or a channel without a topic;
+ *   ConfigError (shared/config) for an invalid rules file.
+ */
+export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
+  const config = loadConfigFile(configPath(env));
+  const tableName = env[ENV.table];
+  if (!tableName) throw new RuntimeConfigError(`${ENV.table} is not set: the state table's name`);
+  let topics: Record<string, string>;
+  try {
+    topics = topicsSchema.parse(JSON.parse(env[ENV.topics] ?? ''));
+  } catch (error) {
+    throw new RuntimeConfigError(
+      `${ENV.topics} must be a JSON object of channel name to SNS topic ARN`,
+      { cause: error },
+    );
+  }
+  const missing = Object.keys(config.channels).filter((channel) => !(channel in topics));
+  if (missing.length > 0) {
+    throw new RuntimeConfigError(
+      `${ENV.topics} has no topic for channel(s) ${missing.join(', ')}: redeploy the stack with this rules file`,
+    );
+  }
+  const options = clientOptions();
+  return {
+    config,
+    tableName,
+    topics,
+    dynamodb: new DynamoDBClient(options),
+    sns: new SNSClient(options),
+    ssm: new SSMClient(options),
+  };
+}
