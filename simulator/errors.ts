@@ -27,14 +27,3 @@ export class QueryError extends SimulatorError {
     this.name = 'QueryError';
   }
 }
-
-/** The time zone given to the simulator is not an IANA zone. */
-export class SimulatorZoneError extends SimulatorError {
-  constructor(
-    readonly zone: string,
-    options?: ErrorOptions,
-  ) {
-    super(`"${zone}" is not an IANA time zone (for example Asia/Kolkata)`, options);
-    this.name = 'SimulatorZoneError';
-  }
-}

@@ -1,6 +1,6 @@
 /** The API simulator: a real HTTP server on loopback, scenarios, faults and clocks. */
 export { type Clock, fastClock, ManualClock, systemClock } from './clock';
-export { QueryError, SimulatorError, SimulatorZoneError, UnknownScenarioError } from './errors';
+export { QueryError, SimulatorError, UnknownScenarioError } from './errors';
 export {
   FAULT_DESCRIPTIONS,
   type Fault,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ENDPOINT_PATHS, type Endpoint } from '../shared/api/types';
+import { assertTimeZone } from '../shared/time/zone';
 import { type Clock, systemClock } from './clock';
 import { QueryError, UnknownScenarioError } from './errors';
 import {
@@ -25,7 +26,6 @@ import {
 } from './scenarios/index';
 import { liveCallsAt, paymentsAt, type ScenarioRun } from './scenarios/timeline';
 import type { Scenario } from './scenarios/types';
-import { assertZone } from './wallclock';
 
 export interface SimulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -93,7 +93,7 @@ function endpointOf(pathname: string): Endpoint | undefined {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const scenario = resolveScenario(options.scenario);
   const zone = options.zone ?? DEFAULT_ZONE;
-  assertZone(zone);
+  assertTimeZone(zone);
   const clock = options.clock ?? systemClock;
   const run: ScenarioRun = { scenario, startMs: clock.now(), seed: options.seed ?? 1, zone };
   let token = options.token ?? DEFAULT_TOKEN;
