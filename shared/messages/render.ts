@@ -1,0 +1,52 @@
+import { clip, toAscii } from './ascii';
+import { fitSms, oneLine } from './sms';
+import { renderText } from './story';
+import { renderTemplate } from './template';
+import type { MessageInput, RenderedMessage } from './types';
+import { aggregateValue, identity, recordValue, templateValues } from './words';
+
+/** Email subjects must stay under 100 characters (SNS). */
+const SUBJECT_MAX = 99;
+
+/** `6 ringing > 5`, `age 42m > 30m`, `live_calls failing 3 polls (http 500)`: the key fact. */
+function valuePart(input: MessageInput): string {
+  const rule = input.rule;
+  if (rule === undefined) {
+    const error = [input.context.kind, input.context.status].filter(Boolean).join(' ');
+    const failures = input.context.failures ? `${input.context.failures} polls failed` : 'failing';
+    return input.status === 'firing'
+      ? `${input.source} ${failures}${error ? ` (${error})` : ''}`
+      : `${input.source} answering again`;
+  }
+  if (rule.count !== undefined) return aggregateValue(rule, input);
+  return input.status === 'firing' ? recordValue(rule, input) : 'no longer matches';
+}
+
+/**
+ * Renders one notification three ways (contract section 4):
+ * - `sms`: one segment at most; status, rule, value vs threshold and the identity first, then
+ *   the summary and severity, cut cleanly at a grapheme when too long.
+ * - `subject`: `[SEVERITY] STATUS rule: summary-or-facts`, ASCII, one line, under 100.
+ * - `text`: the full story for email, times in the configured zone.
+ * Pure: every time comes from the input.
+ */
+export function renderMessage(input: MessageInput): RenderedMessage {
+  const status = input.status === 'firing' ? 'FIRING' : 'RESOLVED';
+  const summaryTemplate = input.rule?.summary;
+  const summary =
+    summaryTemplate === undefined
+      ? undefined
+      : oneLine(renderTemplate(summaryTemplate, templateValues(input)));
+  const facts = [valuePart(input), identity(input)].filter((part) => part !== '').join('; ');
+  const sms = fitSms(
+    [`${status} ${input.ruleName}: ${facts}`, summary, input.severity]
+      .filter((part) => part !== undefined && part !== '')
+      .join('; '),
+  );
+  const subject = clip(
+    toAscii(`[${input.severity.toUpperCase()}] ${status} ${input.ruleName}: ${summary ?? facts}`),
+    SUBJECT_MAX,
+  );
+  const text = renderText(input, oneLine(facts), summary);
+  return { sms, subject, text };
+}
