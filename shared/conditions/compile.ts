@@ -137,8 +137,9 @@ function test(
  *   `direction` accepts `1`/`2`/`inbound`/`outbound`;
  * - a phone list (`destination`) equals a value when any of its numbers does, and `<>` holds
  *   only when none does;
- * - a record that lacks the field (or a payment without `created_at` for `age`) never
- *   satisfies a condition on it, not even `<>`: absence is "unknown", not "different";
+ * - a record that lacks the field, or holds empty text there (a pending payment's
+ *   `payment_id`), or a record without `created_at` for `age`, never satisfies a condition
+ *   on it, not even `<>`: absence is "unknown", not "different";
  * - a value that cannot be read as the field's kind (the config validator refuses those)
  *   never holds, so a bad value can never make a rule fire.
  */

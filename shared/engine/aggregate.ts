@@ -158,7 +158,7 @@ export function aggregateContext(
   return {
     ...labels,
     count: String(count),
-    threshold: rule.count ? conditionText(rule.count) : '',
-    ids: ids.slice(0, MAX_LISTED_IDS).join(', '),
+    ...(rule.count ? { threshold: conditionText(rule.count) } : {}),
+    ...(ids.length === 0 ? {} : { ids: ids.slice(0, MAX_LISTED_IDS).join(', ') }),
   };
 }

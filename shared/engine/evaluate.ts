@@ -108,6 +108,12 @@ function distinctPayments(records: readonly ApiRecord[]): readonly ApiRecord[] {
  * - A successful poll resets the count, resolves `source_unavailable` if it fired, then
  *   evaluates every rule of the source. Instances of rules no longer in the config are
  *   dropped silently.
+ * - live_calls is a snapshot: an instance absent from the poll no longer holds. A payments
+ *   per-record instance follows log semantics: absent, it stays untouched; it changes only
+ *   when the payment reappears, and is forgotten silently after the lookback. Aggregate
+ *   rules count over the whole answer (for payments, the lookback window), so an absent
+ *   group counts 0 and no longer holds.
+ * - Payments returned twice (several pushed-down requests) count once, by `id`.
  * - Notifications come in a fixed order: `source_unavailable` first, then by rule order in
  *   the config, then by alert key.
  *

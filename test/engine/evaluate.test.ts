@@ -142,6 +142,16 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['35 firing stuck{id=p1}', '45 resolved stuck{id=p1}']);
   });
 
+  it('counts a payment returned by several pushed-down requests once', () => {
+    const cfg = config([
+      { name: 'big', source: 'payments', where: { amount_paid: '> 10' } },
+      { name: 'many', source: 'payments', where: { amount_paid: '> 10' }, count: '> 1' },
+    ]);
+    const twice = payment('p1', { amount_paid: '11' }, T0);
+    const { seen } = run(cfg, [[0, ok(twice, twice)]], 'payments');
+    expect(seen).toEqual(['0 firing big{id=p1}']);
+  });
+
   it('forgets a payment instance silently once it is older than the lookback', () => {
     const cfg = config([{ name: 'big', source: 'payments', where: { amount_paid: '> 10' } }]);
     const { seen, state } = run(
