@@ -81,8 +81,8 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
       client: new TelephonyClient({
         baseUrl: runtime.config.api.baseUrl,
         timeoutMs: runtime.config.api.timeoutMs,
-        zone: runtime.config.timezone,
-        tokens,
+        timeZone: runtime.config.timezone,
+        tokenSource: tokens,
       }),
     };
     return options.wire ? options.wire(built) : built;

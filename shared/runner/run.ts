@@ -1,4 +1,4 @@
-import type { Endpoint } from '../api/types';
+import { ApiError } from '../api/errors';
 import { evaluate } from '../engine/evaluate';
 import { planRequests } from '../engine/plan';
 import type { Notification } from '../engine/types';
@@ -196,17 +196,7 @@ async function pollOnce(
 
 /** An API error's own poll failure; a token that cannot be read is an auth failure. */
 function toFailure(error: unknown): PollFailure {
-  if (isApiError(error)) return error.toPollFailure();
+  if (error instanceof ApiError) return error.toPollFailure();
   if (error instanceof TokenUnavailableError) return { kind: 'auth', message: error.message };
   throw error;
-}
-
-/** Until `shared/api/errors.ts` is imported here: the `ApiError` contract, checked by shape. */
-function isApiError(
-  error: unknown,
-): error is Error & { toPollFailure(): PollFailure; endpoint: Endpoint } {
-  return (
-    error instanceof Error &&
-    typeof (error as { toPollFailure?: unknown }).toPollFailure === 'function'
-  );
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ApiHttpError } from '../../shared/api/errors';
 import type { ApiRequest } from '../../shared/api/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import { StateConflictError, TokenUnavailableError } from '../../shared/ports/errors';
 import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
 import type { Publisher, StateStore } from '../../shared/ports/types';
-import type { ApiRecord, ParsedBatch, PollFailure } from '../../shared/records/types';
+import type { ApiRecord, ParsedBatch } from '../../shared/records/types';
 import { runSource } from '../../shared/runner/run';
 import type { PollClient, RunEvent, RunOptions } from '../../shared/runner/types';
 import { call, config, MINUTE, T0 } from '../engine/fixtures';
@@ -25,15 +26,6 @@ function manualClock(start = T0) {
       nowMs += ms;
     },
   };
-}
-
-class FakeApiError extends Error {
-  constructor(readonly failure: PollFailure) {
-    super(failure.message);
-  }
-  toPollFailure(): PollFailure {
-    return this.failure;
-  }
 }
 
 /** Answers each request from `answer`, recording when it was asked. */
@@ -171,7 +163,7 @@ describe('Function: runSource', () => {
     const clock = manualClock();
     const client = fakeClient(
       clock,
-      () => new FakeApiError({ kind: 'http', status: 500, message: 'HTTP 500' }),
+      () => new ApiHttpError({ endpoint: 'live_calls', status: 500, reason: 'server error' }),
     );
     const { run, publisher, events } = options({ client, ...clock });
     for (let i = 0; i < 4; i += 1) {
