@@ -70,7 +70,7 @@ export function recordValue(rule: RuleConfig, input: MessageInput): string {
 /** The record or group the alert is about, most telling part first. */
 export function identity(input: MessageInput): string {
   const { context, labels } = input;
-  if (input.rule === undefined) return `${input.source} API`;
+  if (input.rule === undefined) return '';
   if (input.rule.count !== undefined) {
     return Object.entries(labels)
       .map(([name, value]) => `${name} ${value}`)
