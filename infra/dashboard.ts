@@ -65,8 +65,16 @@ export class TelealertDashboard extends Construct {
       graph(
         'Poll health',
         sources.flatMap((source) => [
-          sourceMetric(METRIC_NAMES.pollSucceeded, source, { statistic: 'Sum', period }),
-          sourceMetric(METRIC_NAMES.pollFailed, source, { statistic: 'Sum', period }),
+          sourceMetric(METRIC_NAMES.pollSucceeded, source, {
+            statistic: 'Sum',
+            period,
+            label: `succeeded ${source}`,
+          }),
+          sourceMetric(METRIC_NAMES.pollFailed, source, {
+            statistic: 'Sum',
+            period,
+            label: `failed ${source}`,
+          }),
         ]),
       ),
       graph(

@@ -33,7 +33,8 @@ export function sourceMetric(
     dimensionsMap: { service: SERVICE_NAME, source },
     statistic: options.statistic,
     period: options.period,
-    label: options.label ?? `${name} ${source}`,
+    // No default label: an alarm on a labelled metric renders as a metric query, not a metric.
+    label: options.label,
   });
 }
 

@@ -1,0 +1,77 @@
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { TelealertAlertingProps } from '../../infra/alerting';
+import { FUNCTION_ENTRIES } from '../../infra/poller';
+import { TelealertStack } from '../../infra/stack';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const SHIPPED_CONFIG = join(REPO_ROOT, 'telealert.yaml');
+export const FIXTURES = join(import.meta.dirname, 'fixtures');
+
+/**
+ * A throw-away project in the tmp dir with one-line handlers at the entry paths. The infra
+ * tests prove the stack's shape and bundling settings, independent of the runtime's code
+ * (the e2e suite runs the real bundles); the real entries are bundled by `cdk synth`.
+ */
+export function stubProject(): string {
+  const root = mkdtempSync(join(tmpdir(), 'telealert-infra-'));
+  mkdirSync(join(root, 'functions'));
+  for (const entry of Object.values(FUNCTION_ENTRIES)) {
+    writeFileSync(join(root, 'functions', entry), 'export const handler = async () => {};\n');
+  }
+  copyFileSync(join(REPO_ROOT, 'package-lock.json'), join(root, 'package-lock.json'));
+  // esbuild is run from the project root's node_modules.
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+  return root;
+}
+
+export interface Synth {
+  readonly app: App;
+  readonly stack: TelealertStack;
+  readonly template: Template;
+}
+
+/**
+ * Builds the stack into a tmp cloud assembly. With `bundle` the handlers are bundled by esbuild
+ * (seconds: once per test file); without, CDK skips bundling and the shape alone is built.
+ */
+export function synthStack(
+  configFile: string,
+  props: Partial<TelealertAlertingProps> = {},
+  options: { bundle?: boolean } = {},
+): Synth {
+  const app = new App({
+    outdir: mkdtempSync(join(tmpdir(), 'telealert-cdk-out-')),
+    // An empty list of stacks to bundle: CDK stages the sources without running esbuild.
+    context: options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] },
+  });
+  const stack = new TelealertStack(app, 'Telealert', {
+    alerting: { configFile, projectRoot: stubProject(), ...props },
+  });
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+/** The template with asset hashes (S3 keys, asset paths) replaced, for snapshots. */
+export function stripAssetHashes(template: unknown): unknown {
+  return JSON.parse(JSON.stringify(template).replace(/[0-9a-f]{64}/g, 'ASSET_HASH'));
+}
+
+/** Every IAM policy statement in the template. */
+export function iamStatements(template: Template): Record<string, unknown>[] {
+  const policies = template.findResources('AWS::IAM::Policy');
+  return Object.values(policies).flatMap(
+    (policy) =>
+      (policy as { Properties: { PolicyDocument: { Statement: Record<string, unknown>[] } } })
+        .Properties.PolicyDocument.Statement,
+  );
+}

@@ -1,0 +1,374 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TelealertStack } from '../../infra/stack';
+import { iamStatements, SHIPPED_CONFIG, stripAssetHashes, synthStack } from './helpers';
+
+let stack: TelealertStack;
+let template: Template;
+let assemblyDir: string;
+
+/** The template's form of a token (a Ref or GetAtt), for exact comparisons. */
+const ref = (value: string): unknown => stack.resolve(value);
+
+beforeAll(() => {
+  const synth = synthStack(SHIPPED_CONFIG, {}, { bundle: true });
+  stack = synth.stack;
+  template = synth.template;
+  assemblyDir = synth.app.synth().directory;
+  // esbuild runs once per function through npx: seconds, not milliseconds.
+}, 120_000);
+
+function pollerFunction(source: 'live_calls' | 'payments') {
+  const poller = stack.alerting.pollers[source];
+  if (!poller) throw new Error(`no poller for ${source}`);
+  return poller.function;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: template JSON is untyped; tests read known paths.
+function functionProps(source: 'live_calls' | 'payments'): any {
+  const id = stack.getLogicalId(pollerFunction(source).node.defaultChild as CfnElement);
+  return template.toJSON().Resources[id].Properties;
+}
+
+describe('Construct: TelealertAlerting', () => {
+  describe('pollers', () => {
+    it('runs one arm64 nodejs24.x function per source that rules use', () => {
+      template.resourceCountIs('AWS::Lambda::Function', 2);
+      template.allResourcesProperties('AWS::Lambda::Function', {
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        MemorySize: 256,
+        Handler: 'index.handler',
+      });
+    });
+
+    it('sizes the timeout to the period minus a margin', () => {
+      expect(functionProps('live_calls').Timeout).toBe(55);
+      expect(functionProps('payments').Timeout).toBe(295);
+    });
+
+    it('passes the table, the topics, source maps and the Powertools settings in the environment', () => {
+      template.allResourcesProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: {
+            TELEALERT_TABLE: ref(stack.alerting.table.tableName),
+            TELEALERT_TOPICS: Match.anyValue(),
+            NODE_OPTIONS: '--enable-source-maps',
+            POWERTOOLS_SERVICE_NAME: 'telealert',
+            POWERTOOLS_METRICS_NAMESPACE: 'Telealert',
+          },
+        },
+      });
+      const { oncall, finance } = stack.alerting.topics;
+      expect(functionProps('payments').Environment.Variables.TELEALERT_TOPICS).toEqual({
+        'Fn::Join': [
+          '',
+          [
+            '{"oncall":"',
+            ref(oncall?.topicArn ?? ''),
+            '","finance":"',
+            ref(finance?.topicArn ?? ''),
+            '"}',
+          ],
+        ],
+      });
+    });
+
+    it('schedules each source at its every', () => {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 minute)',
+        Targets: [Match.objectLike({ Arn: ref(pollerFunction('live_calls').functionArn) })],
+      });
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(5 minutes)',
+        Targets: [Match.objectLike({ Arn: ref(pollerFunction('payments').functionArn) })],
+      });
+    });
+
+    it('allows one run per source at a time, no retries, stale events to the dead-letter queue', () => {
+      template.allResourcesProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 1 });
+      const dlq = ref(stack.alerting.deadLetterQueue.queueArn);
+      for (const [source, age] of [
+        ['live_calls', 60],
+        ['payments', 300],
+      ] as const) {
+        template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+          FunctionName: ref(pollerFunction(source).functionName),
+          MaximumRetryAttempts: 0,
+          MaximumEventAgeInSeconds: age,
+          DestinationConfig: { OnFailure: { Destination: dlq } },
+        });
+      }
+    });
+
+    it('keeps the log groups for a limited time', () => {
+      template.resourceCountIs('AWS::Logs::LogGroup', 2);
+      template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    });
+
+    it('bundles minified ESM with a source map and the validated rules file beside it', () => {
+      const assets = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.'));
+      expect(assets).toHaveLength(2);
+      const rules = readFileSync(SHIPPED_CONFIG, 'utf8');
+      for (const asset of assets) {
+        const dir = join(assemblyDir, asset);
+        expect(existsSync(join(dir, 'index.mjs'))).toBe(true);
+        expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+        expect(readFileSync(join(dir, 'telealert.yaml'), 'utf8')).toBe(rules);
+      }
+    });
+  });
+
+  describe('permissions', () => {
+    it('grants each poller exactly the token, the table, the topics, the topic key, the DLQ and its logs', () => {
+      const { oncall, finance } = stack.alerting.topics;
+      for (const source of ['live_calls', 'payments'] as const) {
+        const poller = stack.alerting.pollers[source];
+        template.hasResourceProperties('AWS::IAM::Policy', {
+          Roles: [ref(pollerFunction(source).role?.roleName ?? '')],
+          PolicyDocument: {
+            Statement: [
+              {
+                Sid: 'ReadApiToken',
+                Effect: 'Allow',
+                Action: 'ssm:GetParameter',
+                Resource: {
+                  'Fn::Join': [
+                    '',
+                    [
+                      'arn:',
+                      { Ref: 'AWS::Partition' },
+                      ':ssm:',
+                      { Ref: 'AWS::Region' },
+                      ':',
+                      { Ref: 'AWS::AccountId' },
+                      ':parameter/telealert/api-token',
+                    ],
+                  ],
+                },
+              },
+              {
+                Sid: 'StateTable',
+                Effect: 'Allow',
+                Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+                Resource: ref(stack.alerting.table.tableArn),
+              },
+              {
+                Sid: 'PublishNotifications',
+                Effect: 'Allow',
+                Action: 'sns:Publish',
+                Resource: [ref(oncall?.topicArn ?? ''), ref(finance?.topicArn ?? '')],
+              },
+              {
+                Sid: 'EncryptNotifications',
+                Effect: 'Allow',
+                Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+                Resource: ref(stack.alerting.key.keyArn),
+              },
+              {
+                Effect: 'Allow',
+                Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+                Resource: ref(stack.alerting.deadLetterQueue.queueArn),
+              },
+              {
+                Effect: 'Allow',
+                Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+                Resource: ref(poller?.logGroup.logGroupArn ?? ''),
+              },
+            ],
+          },
+        });
+      }
+    });
+
+    it('uses no wildcard resource and no managed policy', () => {
+      const statements = iamStatements(template);
+      expect(statements.length).toBeGreaterThan(0);
+      for (const statement of statements) {
+        expect(JSON.stringify(statement.Resource)).not.toContain('*');
+      }
+      template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+    });
+
+    it('adds no kms:Decrypt for the aws/ssm key, whose key policy already allows it via SSM', () => {
+      const actions = iamStatements(template).flatMap((s) => [s.Action].flat());
+      expect(actions).not.toContain('kms:Decrypt*');
+      expect(iamStatements(template).filter((s) => s.Sid === 'DecryptApiTokenViaSsm')).toEqual([]);
+    });
+  });
+
+  describe('encryption', () => {
+    it('encrypts every topic with a rotating customer managed key that CloudWatch alarms may use', () => {
+      template.allResourcesProperties('AWS::SNS::Topic', {
+        KmsMasterKeyId: ref(stack.alerting.key.keyArn),
+      });
+      template.hasResourceProperties('AWS::KMS::Key', {
+        EnableKeyRotation: true,
+        KeyPolicy: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Principal: { Service: 'cloudwatch.amazonaws.com' },
+              Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+              Condition: Match.objectLike({
+                StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              }),
+            }),
+          ]),
+        },
+      });
+    });
+
+    it('denies plain HTTP on every topic and on the queue', () => {
+      const denyInsecure = Match.objectLike({
+        Effect: 'Deny',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+      template.resourceCountIs('AWS::SNS::TopicPolicy', 2);
+      template.allResourcesProperties('AWS::SNS::TopicPolicy', {
+        PolicyDocument: { Statement: Match.arrayWith([denyInsecure]) },
+      });
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        PolicyDocument: { Statement: Match.arrayWith([denyInsecure]) },
+      });
+    });
+
+    it('keeps state in an encrypted on-demand table with TTL and point-in-time recovery', () => {
+      template.hasResource('AWS::DynamoDB::Table', {
+        DeletionPolicy: 'Retain',
+        Properties: {
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            { AttributeName: 'sk', KeyType: 'RANGE' },
+          ],
+          AttributeDefinitions: [
+            { AttributeName: 'pk', AttributeType: 'S' },
+            { AttributeName: 'sk', AttributeType: 'S' },
+          ],
+          BillingMode: 'PAY_PER_REQUEST',
+          TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          SSESpecification: { SSEEnabled: true },
+        },
+      });
+    });
+
+    it('encrypts the dead-letter queue', () => {
+      template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('subscribes every email and SMS endpoint of each channel to its topic', () => {
+      const { oncall, finance } = stack.alerting.topics;
+      const expected = [
+        [oncall, 'email', 'oncall@example.com'],
+        [oncall, 'sms', '+15550100'],
+        [finance, 'email', 'finance@example.com'],
+        [finance, 'email', 'payments-team@example.com'],
+      ] as const;
+      template.resourceCountIs('AWS::SNS::Subscription', expected.length);
+      for (const [topic, protocol, endpoint] of expected) {
+        template.hasResourceProperties('AWS::SNS::Subscription', {
+          TopicArn: ref(topic?.topicArn ?? ''),
+          Protocol: protocol,
+          Endpoint: endpoint,
+        });
+      }
+    });
+
+    it('filters a minSeverity channel on severity, letting attribute-less alarm messages through', () => {
+      template.hasResourceProperties('AWS::SNS::Subscription', {
+        Endpoint: '+15550100',
+        FilterPolicy: { severity: ['warning', 'critical', { exists: false }] },
+      });
+      template.hasResourceProperties('AWS::SNS::Subscription', {
+        Endpoint: 'finance@example.com',
+        FilterPolicy: Match.absent(),
+      });
+    });
+  });
+
+  describe('self-monitoring', () => {
+    it('has a dead-man switch per source on PollSucceeded that treats missing data as breaching', () => {
+      const oncall = ref(stack.alerting.topics.oncall?.topicArn ?? '');
+      for (const [source, period] of [
+        ['live_calls', 60],
+        ['payments', 300],
+      ] as const) {
+        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          Namespace: 'Telealert',
+          MetricName: 'PollSucceeded',
+          Dimensions: Match.arrayWith([{ Name: 'source', Value: source }]),
+          Statistic: 'Sum',
+          Period: period,
+          Threshold: 1,
+          ComparisonOperator: 'LessThanThreshold',
+          EvaluationPeriods: 3,
+          TreatMissingData: 'breaching',
+          AlarmActions: [oncall],
+          OKActions: [oncall],
+        });
+      }
+    });
+
+    it('alarms on function errors and throttles and on a non-empty dead-letter queue', () => {
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+      for (const metric of ['Errors', 'Throttles']) {
+        for (const source of ['live_calls', 'payments'] as const) {
+          template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+            Namespace: 'AWS/Lambda',
+            MetricName: metric,
+            Dimensions: [{ Name: 'FunctionName', Value: ref(pollerFunction(source).functionName) }],
+            ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+            Threshold: 1,
+          });
+        }
+      }
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+      });
+      template.allResourcesProperties('AWS::CloudWatch::Alarm', {
+        AlarmActions: [ref(stack.alerting.topics.oncall?.topicArn ?? '')],
+      });
+    });
+
+    it('draws every runtime metric on one dashboard', () => {
+      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+      const body = JSON.stringify(template.findResources('AWS::CloudWatch::Dashboard'));
+      for (const name of [
+        'CallsByState',
+        'RingingCalls',
+        'PendingPayments',
+        'NotificationsSent',
+        'ApiLatency',
+        'ApiErrors',
+        'PollSucceeded',
+        'PollFailed',
+      ]) {
+        expect(body).toContain(name);
+      }
+    });
+  });
+
+  describe('outputs', () => {
+    it('outputs the topic ARNs, the table name and the dashboard URL', () => {
+      template.hasOutput('TopicArnoncall', {
+        Value: ref(stack.alerting.topics.oncall?.topicArn ?? ''),
+      });
+      template.hasOutput('TopicArnfinance', { Value: Match.anyValue() });
+      template.hasOutput('TableName', { Value: ref(stack.alerting.table.tableName) });
+      const url = JSON.stringify(template.findOutputs('DashboardUrl'));
+      expect(url).toContain('#dashboards:name=');
+    });
+  });
+
+  it('matches the snapshot (asset hashes stripped)', () => {
+    expect(stripAssetHashes(template.toJSON())).toMatchSnapshot();
+  });
+});
