@@ -1,0 +1,259 @@
+import type { TokenSource } from '../ports/types';
+import type { ParsedBatch, PollFailure } from '../records/types';
+import { assertTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
+import {
+  ApiAuthError,
+  type ApiError,
+  ApiNetworkError,
+  ApiRateLimitError,
+  ApiTimeoutError,
+} from './errors';
+import { fail, interpretAnswer, type Outcome } from './response';
+import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './retry';
+import type { ApiRequest, Endpoint, LiveCallsQuery, PaymentsQuery } from './types';
+import { requestUrl, validateBaseUrl } from './url';
+
+/** One attempt, for metrics (`ApiLatency`, `ApiErrors`). Never carries the token. */
+export interface AttemptEvent {
+  readonly endpoint: Endpoint;
+  /** 1 for the first attempt of a request. */
+  readonly attempt: number;
+  readonly status?: number;
+  readonly durationMs: number;
+  readonly outcome: 'ok' | PollFailure['kind'];
+}
+
+export interface TelephonyClientOptions {
+  /** https, or http for loopback hosts only (see `validateBaseUrl`). */
+  readonly baseUrl: string;
+  readonly tokenSource: TokenSource;
+  /** IANA zone of the API's timestamps. @default 'Asia/Kolkata' */
+  readonly timeZone?: string;
+  /** Per attempt, body included. @default 10000 */
+  readonly timeoutMs?: number;
+  /** Attempts per request for 5xx, network errors, timeouts and 429, the first included. @default 4 */
+  readonly maxAttempts?: number;
+  /** @default { baseMs: 200, capMs: 5000 } */
+  readonly backoff?: BackoffOptions;
+  /** A retry is only worth starting with at least this much of the budget left. @default 250 */
+  readonly minAttemptMs?: number;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof globalThis.fetch;
+  /** @default setTimeout-based */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** @default Math.random */
+  readonly random?: () => number;
+  /** Epoch ms. @default Date.now */
+  readonly now?: () => number;
+  /** Called after every attempt; its errors are ignored. */
+  readonly observer?: (event: AttemptEvent) => void;
+}
+
+export interface RequestOptions {
+  /** Epoch ms by which the request must be over, retries and waits included. */
+  readonly deadlineMs: number;
+  /** Cancels the request (not retried). */
+  readonly signal?: AbortSignal;
+}
+
+const REDACTED = '[redacted]';
+const MAX_REASON = 120;
+
+/**
+ * The one client of the telephony API. Retries 5xx, network errors, timeouts and 429 with
+ * full-jitter exponential backoff (a 429's own retry time when it gives one) inside the
+ * caller's deadline, never sleeping past it. A 401/403 invalidates the token source and is
+ * retried once, only when a fresh read gives a different token. Every failure is an
+ * `ApiError`; the token appears in no error, reason, cause or observer event.
+ */
+export class TelephonyClient {
+  readonly #base: string;
+  readonly #tokens: TokenSource;
+  readonly #zone: string;
+  readonly #timeoutMs: number;
+  readonly #maxAttempts: number;
+  readonly #backoff: BackoffOptions;
+  readonly #minAttemptMs: number;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+  readonly #now: () => number;
+  readonly #observer: ((event: AttemptEvent) => void) | undefined;
+  /** Every token this client has held, so a rotated one is redacted too. */
+  readonly #secrets = new Set<string>();
+
+  /** @throws ApiConfigError for an unusable base URL; TimeZoneError for an unknown zone. */
+  constructor(options: TelephonyClientOptions) {
+    this.#base = validateBaseUrl(options.baseUrl);
+    this.#tokens = options.tokenSource;
+    this.#zone = options.timeZone ?? DEFAULT_TIME_ZONE;
+    assertTimeZone(this.#zone);
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#maxAttempts = Math.max(1, options.maxAttempts ?? 4);
+    this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.#minAttemptMs = options.minAttemptMs ?? 250;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
+    this.#observer = options.observer;
+  }
+
+  /** `GET /v1/live_calls` with optional filters. */
+  liveCalls(query: LiveCallsQuery, options: RequestOptions): Promise<ParsedBatch> {
+    return this.request({ endpoint: 'live_calls', query }, options);
+  }
+
+  /** `GET /v1/billing/payments/online` with optional date range and amount comparison. */
+  payments(query: PaymentsQuery, options: RequestOptions): Promise<ParsedBatch> {
+    return this.request({ endpoint: 'payments', query }, options);
+  }
+
+  /**
+   * Performs one planned request and parses the answer.
+   *
+   * @throws ApiError subclasses (see `errors.ts`); `ApiQueryError` before any network use for
+   *   a query the API would refuse. Errors of the token source itself propagate unchanged.
+   */
+  async request(request: ApiRequest, options: RequestOptions): Promise<ParsedBatch> {
+    const { endpoint } = request;
+    const url = requestUrl(this.#base, request);
+    let token = await this.#token();
+    let authRetried = false;
+    let attempts = 0;
+    let retries = 0;
+    let last: ApiError | undefined;
+    for (;;) {
+      const remaining = options.deadlineMs - this.#now();
+      if (remaining <= 0) {
+        throw (
+          last ??
+          new ApiTimeoutError({ endpoint, reason: 'no time left before the deadline', attempts })
+        );
+      }
+      attempts += 1;
+      const outcome = await this.#attempt(endpoint, url, token, remaining, attempts, options);
+      if (outcome.ok) return outcome.batch;
+      last = outcome.error;
+      if (last instanceof ApiAuthError) {
+        if (authRetried) throw last;
+        authRetried = true;
+        this.#tokens.invalidate();
+        const fresh = await this.#token();
+        if (fresh === token) throw last;
+        token = fresh;
+        continue;
+      }
+      if (!outcome.retry || retries + 1 >= this.#maxAttempts) throw last;
+      const asked = last instanceof ApiRateLimitError ? last.retryAfterMs : undefined;
+      const delay = asked ?? backoffDelay(retries, this.#backoff, this.#random);
+      if (this.#now() + delay + this.#minAttemptMs > options.deadlineMs) throw last;
+      retries += 1;
+      await this.#sleep(delay);
+    }
+  }
+
+  async #token(): Promise<string> {
+    const token = (await this.#tokens.get()).trim();
+    if (token !== '') this.#secrets.add(token);
+    return token;
+  }
+
+  async #attempt(
+    endpoint: Endpoint,
+    url: string,
+    token: string,
+    remainingMs: number,
+    attempt: number,
+    options: RequestOptions,
+  ): Promise<Outcome> {
+    const started = this.#now();
+    const timeoutMs = Math.min(this.#timeoutMs, remainingMs);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    const failure = { endpoint, attempts: attempt };
+    let status: number | undefined;
+    let outcome: Outcome;
+    if (token === '') {
+      outcome = fail(new ApiAuthError({ ...failure, reason: 'the token is empty' }));
+    } else {
+      const answer = await this.#send(url, token, signal).catch((error: unknown) => {
+        if (timeout.aborted) {
+          const reason = `no answer within ${timeoutMs} ms`;
+          return fail(new ApiTimeoutError({ ...failure, reason }), true);
+        }
+        if (options.signal?.aborted) {
+          return fail(new ApiTimeoutError({ ...failure, reason: 'cancelled by the caller' }));
+        }
+        const cause = this.#cleanCause(error);
+        return fail(
+          new ApiNetworkError({ ...failure, reason: this.#describe(error), cause }),
+          true,
+        );
+      });
+      if ('text' in answer) {
+        status = answer.status;
+        outcome = interpretAnswer(answer.status, answer.headers, answer.text, {
+          ...failure,
+          zone: this.#zone,
+          nowMs: this.#now(),
+          redact: (text) => this.#redact(text),
+        });
+      } else {
+        outcome = answer;
+      }
+    }
+    this.#observe({
+      endpoint,
+      attempt,
+      ...(status === undefined ? {} : { status }),
+      durationMs: this.#now() - started,
+      outcome: outcome.ok ? 'ok' : outcome.error.kind,
+    });
+    return outcome;
+  }
+
+  /** The transport alone: throws on a network failure, a timeout or a cancel. */
+  async #send(url: string, token: string, signal: AbortSignal) {
+    const response = await this.#fetch(url, {
+      method: 'GET',
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+      // A redirect could carry the bearer token to another host: never follow one.
+      redirect: 'manual',
+      signal,
+    });
+    // The timeout covers the body too: a server that sends headers and then hangs is caught.
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text };
+  }
+
+  #describe(error: unknown): string {
+    const cause =
+      error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+    const code = typeof cause?.code === 'string' ? cause.code : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    return this.#redact(code ? `${message} (${code})` : message).slice(0, MAX_REASON);
+  }
+
+  /** A copy of an error with the token scrubbed: the original may hold it in any property. */
+  #cleanCause(error: unknown): Error {
+    const clean = new Error(this.#redact(error instanceof Error ? error.message : String(error)));
+    clean.name = error instanceof Error ? error.name : 'Error';
+    clean.stack = this.#redact(clean.stack ?? '');
+    return clean;
+  }
+
+  #redact(text: string): string {
+    let result = text;
+    for (const secret of this.#secrets) result = result.replaceAll(secret, REDACTED);
+    return result;
+  }
+
+  #observe(event: AttemptEvent): void {
+    try {
+      this.#observer?.(event);
+    } catch {
+      // Metrics must never fail a poll.
+    }
+  }
+}

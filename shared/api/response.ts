@@ -1,0 +1,113 @@
+import type { SourceName } from '../config/types';
+import { NotAnArrayError } from '../records/errors';
+import { parseRecords } from '../records/parse';
+import type { ParsedBatch } from '../records/types';
+import {
+  ApiAuthError,
+  ApiBodyError,
+  type ApiError,
+  ApiHttpError,
+  ApiRateLimitError,
+} from './errors';
+import { parseRetryAfter, retryAfterFromBody } from './retry';
+
+/** What one answered attempt means: records, or an error and whether to try again. */
+export type Outcome =
+  | { readonly ok: true; readonly batch: ParsedBatch }
+  | { readonly ok: false; readonly error: ApiError; readonly retry: boolean };
+
+/** What the interpretation needs besides the answer itself. */
+export interface AnswerContext {
+  readonly endpoint: SourceName;
+  readonly attempts: number;
+  readonly zone: string;
+  readonly nowMs: number;
+  /** Scrubs every known token from text that came from the server. */
+  readonly redact: (text: string) => string;
+}
+
+const MAX_MESSAGE = 120;
+
+export const fail = (error: ApiError, retry = false): Outcome => ({ ok: false, error, retry });
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `message` (or `error`) of a `{"success": false, "message": ...}` body, short, redacted. */
+export function serverMessage(text: string, redact: (text: string) => string): string | undefined {
+  const body = safeJson(text);
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { message, error } = body as Record<string, unknown>;
+  const said =
+    typeof message === 'string' ? message : typeof error === 'string' ? error : undefined;
+  return said === undefined ? undefined : redact(said).slice(0, MAX_MESSAGE);
+}
+
+/**
+ * Reads a complete answer: 2xx parses the records; 401/403 is an auth error; 429 a rate limit
+ * with the retry time from `Retry-After` or the body; 5xx a retryable HTTP error; a redirect
+ * and other 4xx are final HTTP errors.
+ */
+export function interpretAnswer(
+  status: number,
+  headers: Headers,
+  text: string,
+  context: AnswerContext,
+): Outcome {
+  const base = { endpoint: context.endpoint, status, attempts: context.attempts };
+  if (status >= 200 && status < 300) return parseBody(status, text, context);
+  const said = serverMessage(text, context.redact);
+  const suffix = said ? `: ${said}` : '';
+  if (status === 401 || status === 403) {
+    return fail(new ApiAuthError({ ...base, reason: `token rejected${suffix}` }));
+  }
+  if (status === 429) {
+    const retryAfterMs =
+      parseRetryAfter(headers.get('retry-after'), context.nowMs) ??
+      retryAfterFromBody(safeJson(text), context.nowMs);
+    const wait =
+      retryAfterMs === undefined ? '' : `, retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+    return fail(
+      new ApiRateLimitError({ ...base, reason: `rate limited${wait}`, retryAfterMs }),
+      true,
+    );
+  }
+  if (status >= 500)
+    return fail(new ApiHttpError({ ...base, reason: `server error${suffix}` }), true);
+  if (status >= 300 && status < 400) {
+    return fail(new ApiHttpError({ ...base, reason: 'unexpected redirect (not followed)' }));
+  }
+  return fail(new ApiHttpError({ ...base, reason: `request refused${suffix}` }));
+}
+
+function parseBody(status: number, text: string, context: AnswerContext): Outcome {
+  const base = { endpoint: context.endpoint, status, attempts: context.attempts };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    const start = text.trimStart();
+    const reason =
+      start === ''
+        ? 'empty body instead of a JSON array'
+        : start.startsWith('<')
+          ? 'an HTML page instead of a JSON array'
+          : 'malformed or truncated JSON';
+    // JSON.parse quotes the text it choked on: keep only its name, the text may hold anything.
+    const cause = new Error(`${error instanceof Error ? error.name : 'Error'} while parsing JSON`);
+    return fail(new ApiBodyError({ ...base, reason, cause }));
+  }
+  try {
+    return { ok: true, batch: parseRecords(context.endpoint, body, context.zone) };
+  } catch (error) {
+    if (!(error instanceof NotAnArrayError)) throw error;
+    const said = serverMessage(text, context.redact);
+    const reason = `${error.message}${said ? ` (the API said: ${said})` : ''}`;
+    return fail(new ApiBodyError({ ...base, reason, cause: error }));
+  }
+}

@@ -1,0 +1,69 @@
+import type { TokenSource } from '../../shared/ports/types';
+
+export interface Call {
+  readonly url: string;
+  readonly init: RequestInit;
+}
+
+export type Handler = (call: Call, index: number) => Response | Promise<Response>;
+
+/** A fetch that answers from a script of handlers (the last one repeats) and records calls. */
+export function scriptedFetch(...handlers: Handler[]) {
+  const calls: Call[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const call = { url: String(input), init: init ?? {} };
+    calls.push(call);
+    const handler = handlers[Math.min(calls.length - 1, handlers.length - 1)];
+    if (!handler) throw new Error('no handler');
+    return handler(call, calls.length - 1);
+  };
+  return { fetch: fetch as typeof globalThis.fetch, calls };
+}
+
+export const json =
+  (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+
+export const text =
+  (body: string, status = 200) =>
+  () =>
+    new Response(body, { status });
+
+/** Waits for the request's signal, as a server that never answers. */
+export const hang: Handler = (call) =>
+  new Promise((_, reject) => {
+    const signal = call.init.signal;
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+
+/** A clock that only moves when the client sleeps. */
+export function fakeTime(startMs = 1_000_000) {
+  const state = { nowMs: startMs, sleeps: [] as number[] };
+  return {
+    state,
+    now: () => state.nowMs,
+    sleep: async (ms: number) => {
+      state.sleeps.push(ms);
+      state.nowMs += ms;
+    },
+  };
+}
+
+/** A token source whose `get` walks through a list of tokens after each `invalidate`. */
+export function tokens(...values: string[]): TokenSource & { invalidations: number } {
+  let index = 0;
+  return {
+    invalidations: 0,
+    async get() {
+      return values[Math.min(index, values.length - 1)] ?? '';
+    },
+    invalidate() {
+      this.invalidations += 1;
+      index += 1;
+    },
+  };
+}
