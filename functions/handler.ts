@@ -58,7 +58,8 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
       serviceName: 'telealert',
       defaultDimensions: { source },
     });
-  const now = options.now ?? Date.now;
+  // Read through `Date` at each call (not captured), so a test clock set later applies.
+  const now = options.now ?? (() => Date.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let wiring: PollerWiring | undefined;
 

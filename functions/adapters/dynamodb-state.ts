@@ -42,7 +42,7 @@ export class DynamoStateStore implements StateStore {
     this.#client = options.client;
     this.#table = options.tableName;
     this.#ttlMs = options.ttlMs ?? 30 * DAY_MS;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => Date.now());
   }
 
   async load(source: SourceName): Promise<StoredState> {

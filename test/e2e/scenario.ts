@@ -1,0 +1,81 @@
+import { AGENTS, DIDS } from '../../simulator/roster';
+import type { CallEvent, Scenario } from '../../simulator/scenarios/types';
+
+export const MINUTE = 60_000;
+const agents = (from: number) => [0, 1, 2].map((i) => AGENTS[(from + i) % AGENTS.length]!);
+
+/** Three calls ringing together on one DID from `startMs`, unanswered for three minutes. */
+function burst(firstSerial: number, startMs: number, did: string, agentFrom: number): CallEvent[] {
+  return agents(agentFrom).map((agent, i) => ({
+    serial: firstSerial + i,
+    startMs,
+    ringMs: 3 * MINUTE,
+    direction: 1,
+    did,
+    caller: `+9190000000${firstSerial + i}`,
+    agents: [agent],
+  }));
+}
+
+export const DID_A = DIDS[0]!;
+export const DID_B = DIDS[1]!;
+export const DID_C = DIDS[2]!;
+
+/**
+ * The e2e timeline, in one window: bursts of three ringing calls at 0 (DID A), 5 min (DID B)
+ * and 10 min (DID C), each gone after 3 min; one payment of 150000.00 stuck pending at 10 s.
+ */
+export const e2eScenario: Scenario = {
+  name: 'e2e',
+  description: 'three ringing bursts and one large pending payment',
+  windowMs: 60 * MINUTE,
+  maxCallMs: 4 * MINUTE,
+  events(index) {
+    if (index !== 0) return { calls: [], payments: [] };
+    return {
+      calls: [
+        ...burst(1, 0, DID_A, 0),
+        ...burst(4, 5 * MINUTE, DID_B, 3),
+        ...burst(7, 10 * MINUTE, DID_C, 5),
+      ],
+      payments: [{ serial: 1, atMs: 10_000, paidPaise: 150_000_00, gateway: 'Razorpay' }],
+    };
+  },
+};
+
+export function rulesFile(baseUrl: string, tokenParameter: string): string {
+  return `
+timezone: Asia/Kolkata
+api:
+  baseUrl: ${baseUrl}
+  tokenParameter: ${tokenParameter}
+  timeout: 5s
+sources:
+  live_calls: { every: 1m, samples: 1 }
+  payments: { every: 5m, lookback: 24h }
+health: { after: 2, notify: [oncall] }
+channels:
+  oncall: { sms: ["+15550100"] }
+  managers: { email: [managers@example.com], minSeverity: critical }
+  finance: { email: [finance@example.com] }
+rules:
+  - name: too-many-ringing
+    source: live_calls
+    where: { state: Ringing }
+    count: ">= 3"
+    groupBy: [did]
+    severity: critical
+    notify: [oncall, managers]
+  - name: any-ringing
+    source: live_calls
+    where: { state: Ringing }
+    count: ">= 1"
+    severity: warning
+    notify: [oncall, managers]
+  - name: big-payment
+    source: payments
+    where: { amount_paid: ">= 100000" }
+    severity: warning
+    notify: [finance]
+`;
+}
