@@ -37,6 +37,7 @@ export const text =
 export const hang: Handler = (call) =>
   new Promise((_, reject) => {
     const signal = call.init.signal;
+    if (signal?.aborted) reject(signal.reason);
     signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 
