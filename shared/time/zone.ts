@@ -281,7 +281,8 @@ export function parseApiTimestamp(text: string, zone: string): number | undefine
   if (split === -1) split = value.indexOf('T', 8);
   const day = readDay(split === -1 ? value : value.slice(0, split), zone);
   if (!day) return undefined;
-  if (split === -1) return day.offset === undefined ? resolveLocal(day.localMs, zone) : day.localMs - day.offset;
+  if (split === -1)
+    return day.offset === undefined ? resolveLocal(day.localMs, zone) : day.localMs - day.offset;
   const time = readTimeOfDay(value.slice(split + 1));
   if (time === undefined) return undefined;
   const local = day.localMs + time;
