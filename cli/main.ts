@@ -16,7 +16,7 @@ Usage:
   telealert replay   [--config F] --timeline T
   telealert poll     [--config F] [--base-url URL] [--once] [--state FILE] [--pretty]
   telealert simulate [--port N] [--scenario NAME] [--seed N] [--token T] [--speed X]
-  telealert demo     [--scenario NAME] [--speed X] [--json]       (what \`npm start\` runs)
+  telealert demo     [--scenario NAME] [--speed X] [--json] [--stop-after D]   (\`npm start\`)
 
 Options:
   --config F      the rules file (default: telealert.yaml in the working directory)
@@ -29,6 +29,7 @@ Options:
   --port N        simulator port on 127.0.0.1 (default: 8787; 0 picks a free one)
   --scenario NAME simulator scenario (quiet, busy-evening, stuck-payment)
   --speed X       simulated seconds per real second (simulate default 1, demo default 60)
+  --stop-after D  the demo stops by itself after this much real time (30s, 2m)
 
 Environment:
   TELEALERT_TOKEN the API bearer token for \`poll\`
@@ -50,6 +51,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   token: { type: 'string' },
   speed: { type: 'string' },
+  'stop-after': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

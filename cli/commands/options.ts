@@ -1,5 +1,5 @@
-import { SCENARIO_NAMES, type ScenarioName } from '../../simulator/scenarios';
 import { tryParseDuration } from '../../shared/time/duration';
+import { SCENARIO_NAMES, type ScenarioName } from '../../simulator/scenarios';
 import { UsageError } from '../errors';
 
 /** Reads a numeric option within bounds; absent: the default. */

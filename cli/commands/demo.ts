@@ -1,0 +1,93 @@
+import { fileURLToPath } from 'node:url';
+import { TelephonyClient } from '../../shared/api/client';
+import { parseConfig } from '../../shared/config/load';
+import { MemoryStateStore, StaticTokenSource } from '../../shared/ports/memory';
+import { formatDuration } from '../../shared/time/duration';
+import { fastClock } from '../../simulator/clock';
+import { startSimulator } from '../../simulator/server';
+import { EXIT } from '../errors';
+import { readUserFile } from '../files';
+import { PrintingPublisher } from '../format';
+import type { Io } from '../io';
+import type { CliOptions } from '../main';
+import { abortableSleep, pollOnSchedule, watchedSources } from '../scheduler';
+import { withBaseUrl } from './config-override';
+import { readDurationOption, readNumber, readScenario } from './options';
+
+/** The rules file shipped at the repository root: the demo's embedded default. */
+const EMBEDDED_CONFIG = fileURLToPath(new URL('../../telealert.yaml', import.meta.url));
+const DEMO_TOKEN = 'demo-token';
+
+/**
+ * `npm start`: the simulator on a free loopback port running a scenario on a fast clock, the
+ * same runner, engine and messages as the Lambdas polling it, and every notification printed
+ * as it fires and resolves. No AWS, no token, no set-up.
+ */
+export async function demoCommand(options: CliOptions, io: Io): Promise<number> {
+  const speed = readNumber(options.speed, 'speed', 60, { min: 1, max: 3600 });
+  const scenario = readScenario(options.scenario, 'busy-evening');
+  const stopAfterMs = readDurationOption(options['stop-after'], 'stop-after');
+  const file = options.config ?? EMBEDDED_CONFIG;
+  const rules = parseConfig(
+    readUserFile(file, io, 'rules file'),
+    options.config ?? 'telealert.yaml',
+  );
+
+  const startMs = Date.now();
+  const clock = fastClock(startMs, speed);
+  const simulator = await startSimulator({
+    port: 0,
+    scenario,
+    token: DEMO_TOKEN,
+    clock,
+    zone: rules.timezone,
+  });
+  const config = withBaseUrl(rules, simulator.url);
+  const stop = new AbortController();
+  const onStop = () => stop.abort();
+  io.stopSignal.addEventListener('abort', onStop, { once: true });
+  const timer = stopAfterMs === undefined ? undefined : setTimeout(onStop, stopAfterMs);
+
+  const sleep = abortableSleep(stop.signal, speed);
+  const json = Boolean(options.json);
+  const publisher = new PrintingPublisher(io.stdout, {
+    json,
+    zone: config.timezone,
+    colour: io.isTty && !json,
+  });
+  const say = (text: string) => (json ? io.stderr(text) : io.stdout(text));
+  say(
+    `telealert demo: simulator ${simulator.url}, scenario ${scenario}, clock ${speed}x ` +
+      `(a simulated minute every ${formatDuration(60_000 / speed)})\n` +
+      `rules: ${config.rules.map((rule) => rule.name).join(', ')}\n` +
+      `polling ${watchedSources(config).join(' and ')}; Ctrl-C stops\n\n`,
+  );
+  try {
+    await pollOnSchedule({
+      config,
+      client: new TelephonyClient({
+        baseUrl: config.api.baseUrl,
+        tokenSource: new StaticTokenSource(DEMO_TOKEN),
+        timeZone: config.timezone,
+        timeoutMs: config.api.timeoutMs,
+        now: clock.now,
+        sleep,
+      }),
+      store: new MemoryStateStore(),
+      publisher,
+      now: clock.now,
+      sleep,
+      signal: stop.signal,
+      once: false,
+    });
+  } finally {
+    if (timer) clearTimeout(timer);
+    io.stopSignal.removeEventListener('abort', onStop);
+    await simulator.close();
+  }
+  say(
+    `\ndemo stopped: ${publisher.sent} notifications (${publisher.firing} firing, ` +
+      `${publisher.resolved} resolved) over ${formatDuration(clock.now() - startMs)} of simulated time\n`,
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,42 @@
+import { notificationJson } from '../shared/engine/json';
+import type { Notification } from '../shared/engine/types';
+import type { Publisher } from '../shared/ports/types';
+import { formatInZone } from '../shared/time/zone';
+
+const COLOURS = { firing: '\u001b[31m', resolved: '\u001b[32m', reset: '\u001b[0m' } as const;
+
+/** One notification for people: time in the zone, status, severity, rule, what happened. */
+export function prettyLine(notification: Notification, zone: string, colour: boolean): string {
+  const time = formatInZone(Date.parse(notification.at), zone);
+  const status = notification.status.toUpperCase().padEnd(8);
+  const painted = colour ? `${COLOURS[notification.status]}${status}${COLOURS.reset}` : status;
+  return `${time}  ${painted} ${notification.severity.padEnd(8)} ${notification.sms}  -> ${notification.channels.join(', ')}`;
+}
+
+/** The local `Publisher`: prints each notification, as JSON Lines or for people. */
+export class PrintingPublisher implements Publisher {
+  sent = 0;
+  firing = 0;
+  resolved = 0;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly style: {
+      readonly json: boolean;
+      readonly zone: string;
+      readonly colour: boolean;
+    },
+  ) {}
+
+  async publish(notifications: readonly Notification[]): Promise<readonly string[]> {
+    for (const notification of notifications) {
+      this.write(
+        `${this.style.json ? notificationJson(notification) : prettyLine(notification, this.style.zone, this.style.colour)}\n`,
+      );
+      this.sent += 1;
+      if (notification.status === 'firing') this.firing += 1;
+      else this.resolved += 1;
+    }
+    return notifications.map((notification) => notification.id);
+  }
+}

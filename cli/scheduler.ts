@@ -1,0 +1,76 @@
+import type { Config, SourceName } from '../shared/config/types';
+import { SOURCES } from '../shared/config/types';
+import type { Publisher, StateStore } from '../shared/ports/types';
+import { runSource } from '../shared/runner/run';
+import type { PollClient, RunObserver, RunSummary } from '../shared/runner/types';
+
+export interface LocalPollOptions {
+  readonly config: Config;
+  readonly client: PollClient;
+  readonly store: StateStore;
+  readonly publisher: Publisher;
+  /** Epoch ms of the (possibly simulated) clock. */
+  readonly now: () => number;
+  /** Waits `ms` of that clock's time; resolves early when `signal` aborts. */
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly signal: AbortSignal;
+  /** One run per source, then return. */
+  readonly once: boolean;
+  readonly observer?: RunObserver;
+  /** Called after each run. */
+  readonly onRun?: (summary: RunSummary) => void;
+}
+
+/** The sources at least one rule reads; a source nobody watches is never polled. */
+export function watchedSources(config: Config): SourceName[] {
+  return SOURCES.filter((source) => config.rules.some((rule) => rule.source === source));
+}
+
+/**
+ * The local twin of the EventBridge schedules: each watched source runs the same `runSource`
+ * as its Lambda, every `sources.<name>.every`, until the signal aborts. A run's deadline is
+ * the start of the next one, so its samples spread over the period as they do deployed.
+ */
+export async function pollOnSchedule(options: LocalPollOptions): Promise<RunSummary[]> {
+  const summaries: RunSummary[] = [];
+  await Promise.all(
+    watchedSources(options.config).map(async (source) => {
+      const everyMs = options.config.sources[source].everyMs;
+      while (!options.signal.aborted) {
+        const startMs = options.now();
+        const summary = await runSource({
+          config: options.config,
+          source,
+          client: options.client,
+          store: options.store,
+          publisher: options.publisher,
+          now: options.now,
+          sleep: options.sleep,
+          deadlineMs: startMs + everyMs,
+          ...(options.observer ? { observer: options.observer } : {}),
+        });
+        summaries.push(summary);
+        options.onRun?.(summary);
+        if (options.once) return;
+        const waitMs = startMs + everyMs - options.now();
+        if (waitMs > 0) await options.sleep(waitMs);
+      }
+    }),
+  );
+  return summaries;
+}
+
+/** A sleep of real time that ends early, without error, when the signal aborts. */
+export function abortableSleep(signal: AbortSignal, scale = 1): (ms: number) => Promise<void> {
+  return (ms) =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      const timer = setTimeout(done, Math.max(0, ms / scale));
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+}
