@@ -130,15 +130,17 @@ describe('Deployed runtime on moto: the poller handlers', () => {
     simulator.setToken('token-2');
     const before = simulator.requests.length;
     const output: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
-      output.push(String(chunk));
-      return true;
-    });
+    const spies = [process.stdout, process.stderr].map((stream) =>
+      vi.spyOn(stream, 'write').mockImplementation((chunk: unknown) => {
+        output.push(String(chunk));
+        return true;
+      }),
+    );
     try {
       at(4 * MINUTE + 30_000);
       expect(await invoke(liveCalls)).toMatchObject({ samples: 1, failures: 0 });
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
     const seen = simulator.requests.slice(before);
     expect(seen.map((r) => r.authorized)).toEqual([false, true]);

@@ -2,7 +2,13 @@ import { AGENTS, DIDS } from '../../simulator/roster';
 import type { CallEvent, Scenario } from '../../simulator/scenarios/types';
 
 export const MINUTE = 60_000;
-const agents = (from: number) => [0, 1, 2].map((i) => AGENTS[(from + i) % AGENTS.length]!);
+
+function at<T>(list: readonly T[], index: number): T {
+  const item = list[index % list.length];
+  if (item === undefined) throw new Error(`the simulator roster has no entry ${index}`);
+  return item;
+}
+const agents = (from: number) => [0, 1, 2].map((i) => at(AGENTS, from + i));
 
 /** Three calls ringing together on one DID from `startMs`, unanswered for three minutes. */
 function burst(firstSerial: number, startMs: number, did: string, agentFrom: number): CallEvent[] {
@@ -17,9 +23,9 @@ function burst(firstSerial: number, startMs: number, did: string, agentFrom: num
   }));
 }
 
-export const DID_A = DIDS[0]!;
-export const DID_B = DIDS[1]!;
-export const DID_C = DIDS[2]!;
+export const DID_A = at(DIDS, 0);
+export const DID_B = at(DIDS, 1);
+export const DID_C = at(DIDS, 2);
 
 /**
  * The e2e timeline, in one window: bursts of three ringing calls at 0 (DID A), 5 min (DID B)

@@ -15,7 +15,9 @@ function source() {
 }
 
 function answer(value: string) {
-  return { Parameter: { Name: '/telealert/api-token', Value: value, Type: 'SecureString' as const } };
+  return {
+    Parameter: { Name: '/telealert/api-token', Value: value, Type: 'SecureString' as const },
+  };
 }
 
 describe('Class: SsmTokenSource', () => {

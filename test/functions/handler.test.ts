@@ -1,0 +1,132 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  GetItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import type { Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
+import { RuntimeConfigError } from '../../functions/errors';
+import { createPollerHandler } from '../../functions/handler';
+import { createRuntime } from '../../functions/runtime';
+import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
+import type { RunSummary } from '../../shared/runner/types';
+import { sampleState } from '../ports/fixtures';
+
+const dynamodb = mockClient(DynamoDBClient);
+const sns = mockClient(SNSClient);
+const ssm = mockClient(SSMClient);
+let directory: string;
+
+const RULES = `
+api: { baseUrl: "http://127.0.0.1:9", tokenParameter: /unit/api-token }
+channels: { oncall: { sms: ["+15550100"] } }
+rules:
+  - { name: any-ringing, source: live_calls, where: { state: Ringing }, count: ">= 1", notify: [oncall] }
+`;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'telealert-handler-'));
+  await writeFile(join(directory, 'telealert.yaml'), RULES);
+});
+afterAll(() => rm(directory, { recursive: true, force: true }));
+afterEach(() => {
+  dynamodb.reset();
+  sns.reset();
+  ssm.reset();
+  vi.restoreAllMocks();
+});
+
+function baseEnv(): NodeJS.ProcessEnv {
+  return {
+    LAMBDA_TASK_ROOT: directory,
+    AWS_REGION: 'us-east-1',
+    TELEALERT_TABLE: 'state',
+    TELEALERT_TOPICS: JSON.stringify({ oncall: 'arn:aws:sns:us-east-1:1:oncall' }),
+  };
+}
+const context = {
+  awsRequestId: 'req-1',
+  functionName: 'poller',
+  getRemainingTimeInMillis: () => 60_000,
+} as unknown as Context;
+
+describe('Function: createPollerHandler', () => {
+  it('turns an SSM outage into a failed poll, without throwing or logging secrets', async () => {
+    ssm.on(GetParameterCommand).rejects(
+      Object.assign(new Error('Service Unavailable'), {
+        name: 'InternalServerError',
+      }),
+    );
+    dynamodb.on(GetItemCommand).resolves({});
+    dynamodb.on(UpdateItemCommand).resolves({});
+    const lines: string[] = [];
+    for (const stream of [process.stdout, process.stderr]) {
+      vi.spyOn(stream, 'write').mockImplementation((chunk: unknown) => {
+        lines.push(String(chunk));
+        return true;
+      });
+    }
+    const handler = createPollerHandler('live_calls', {
+      env: baseEnv(),
+      logger: new Logger({ serviceName: 'telealert' }),
+    });
+    const summary = (await handler({}, context)) as RunSummary;
+    expect(summary).toMatchObject({ samples: 1, failures: 1, sent: 0 });
+    const logged = lines.join('');
+    expect(logged).toContain('poll failed');
+    expect(logged).toContain('cannot read the API token from SSM parameter /unit/api-token');
+    expect(dynamodb.commandCalls(UpdateItemCommand)).toHaveLength(1);
+    expect(sns.commandCalls(PublishBatchCommand)).toHaveLength(0);
+  });
+});
+
+describe('Function: createRuntime', () => {
+  it('refuses a missing table name with what to set', () => {
+    const { TELEALERT_TABLE: _, ...rest } = baseEnv();
+    expect(() => createRuntime(rest)).toThrow(
+      new RuntimeConfigError("TELEALERT_TABLE is not set: the state table's name"),
+    );
+  });
+
+  it('refuses a rules file channel that has no topic', () => {
+    expect(() => createRuntime({ ...baseEnv(), TELEALERT_TOPICS: '{}' })).toThrow(
+      'TELEALERT_TOPICS has no topic for channel(s) oncall: redeploy the stack with this rules file',
+    );
+  });
+
+  it('refuses topics that are not a JSON object of ARNs', () => {
+    expect(() => createRuntime({ ...baseEnv(), TELEALERT_TOPICS: '["x"]' })).toThrow(
+      RuntimeConfigError,
+    );
+  });
+});
+
+describe('Class: DynamoStateStore (mocked)', () => {
+  const store = () =>
+    new DynamoStateStore({ client: new DynamoDBClient({ region: 'us-east-1' }), tableName: 't' });
+
+  it('turns a conditional check failure into a StateConflictError', async () => {
+    dynamodb
+      .on(UpdateItemCommand)
+      .rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }));
+    await expect(store().commit('live_calls', 3, sampleState(), [])).rejects.toBeInstanceOf(
+      StateConflictError,
+    );
+  });
+
+  it('turns any other write failure into a StateStoreError', async () => {
+    dynamodb.on(UpdateItemCommand).rejects(new Error('ProvisionedThroughputExceeded'));
+    await expect(store().commit('live_calls', 3, sampleState(), [])).rejects.toBeInstanceOf(
+      StateStoreError,
+    );
+  });
+});
