@@ -13,7 +13,7 @@ const DEFAULT_CONFIG = 'telealert.yaml';
 const DEFAULT_STACK_NAME = 'Telealert';
 
 /** Builds the app from its context (`config`, `stackName`). Throws `ConfigError` on a bad file. */
-export function buildApp(app: App = new App()): App {
+export function buildApp(app: App = new App({ autoSynth: false })): App {
   const config = String(app.node.tryGetContext('config') ?? DEFAULT_CONFIG);
   const stackName = String(app.node.tryGetContext('stackName') ?? DEFAULT_STACK_NAME);
   new TelealertStack(app, stackName, {
@@ -24,6 +24,7 @@ export function buildApp(app: App = new App()): App {
   return app;
 }
 
+/** No auto-synth: a half-built app (the rules file threw) must not write an empty stack. */
 function main(): void {
   try {
     buildApp().synth();

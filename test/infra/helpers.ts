@@ -1,11 +1,4 @@
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -30,8 +23,16 @@ export function stubProject(): string {
     writeFileSync(join(root, 'functions', entry), 'export const handler = async () => {};\n');
   }
   copyFileSync(join(REPO_ROOT, 'package-lock.json'), join(root, 'package-lock.json'));
-  // esbuild is run from the project root's node_modules.
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+  // CDK runs esbuild from the project root's node_modules; link only esbuild, so that staging
+  // the project (when bundling is skipped) does not walk the whole of node_modules.
+  mkdirSync(join(root, 'node_modules', '.bin'), { recursive: true });
+  for (const dir of ['esbuild', '@esbuild']) {
+    symlinkSync(join(REPO_ROOT, 'node_modules', dir), join(root, 'node_modules', dir), 'dir');
+  }
+  symlinkSync(
+    join(REPO_ROOT, 'node_modules', '.bin', 'esbuild'),
+    join(root, 'node_modules', '.bin', 'esbuild'),
+  );
   return root;
 }
 
