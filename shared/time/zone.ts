@@ -1,149 +1,22 @@
-import { TimeZoneError } from './errors';
+import { assertTimeZone, CACHE_LIMIT, DAY_MS, resolveLocal, zoneOffsetMs } from './offsets';
 
 /**
- * Wall-clock time in an IANA zone, with Intl only (no tz library).
- *
- * The API's timestamps carry no offset, so a local time has to be turned into an instant.
- * Where a zone has DST, a local time can be missing (spring-forward gap) or happen twice
- * (fall-back overlap). The rule here is the one of Temporal's and java.time's "compatible"
- * disambiguation: an ambiguous time is the earlier instant (the first occurrence, with the
- * offset in force before the change); a nonexistent time is moved forward by the length of
- * the gap (read with the offset in force before the change, so 02:30 in New York on the
- * spring-forward day is 03:30 EDT).
+ * The API's wall-clock timestamps in a configured IANA zone: reading both `created_at` shapes,
+ * writing `Y-m-d H:i:s` for queries and a zone-labelled form for people. Offsets, and the
+ * rule for DST gaps and overlaps, live in `offsets.ts`.
  */
 
-export const DEFAULT_TIME_ZONE = 'Asia/Kolkata';
+export { parseCallTime } from './call-time';
+export {
+  assertTimeZone,
+  DEFAULT_TIME_ZONE,
+  isTimeZone,
+  zonedTimeToEpoch,
+  zoneOffsetMs,
+} from './offsets';
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
-/** Every modern offset and transition is on a 15-minute boundary, so offsets are cached per bucket. */
-const BUCKET_MS = 15 * MINUTE_MS;
-const CACHE_LIMIT = 20_000;
-
-const partsFormatters = new Map<string, Intl.DateTimeFormat>();
-/** zone -> UTC 15-minute bucket -> offset ms at that instant. */
-const offsetCache = new Map<string, Map<number, number>>();
-/** zone -> local 15-minute bucket -> offset ms resolving that local time. */
-const localCache = new Map<string, Map<number, number>>();
 const abbreviations = new Map<string, string>();
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = partsFormatters.get(zone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-        era: 'short',
-      });
-    } catch (error) {
-      throw new TimeZoneError(zone, { cause: error });
-    }
-    partsFormatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** Throws `TimeZoneError` unless `zone` is an IANA zone this runtime knows. */
-export function assertTimeZone(zone: string): void {
-  formatterFor(zone);
-}
-
-/** `true` when `zone` is an IANA zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    formatterFor(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function computeOffset(epochMs: number, zone: string): number {
-  const fields: Record<string, number> = {};
-  let bc = false;
-  for (const part of formatterFor(zone).formatToParts(epochMs)) {
-    if (part.type === 'era') bc = part.value === 'BC' || part.value === 'B';
-    else if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  }
-  const year = bc ? 1 - (fields.year ?? 0) : (fields.year ?? 0);
-  const wall = Date.UTC(
-    year,
-    (fields.month ?? 1) - 1,
-    fields.day ?? 1,
-    fields.hour ?? 0,
-    fields.minute ?? 0,
-    fields.second ?? 0,
-  );
-  // formatToParts drops milliseconds; the offset is whole seconds at worst.
-  return wall - (epochMs - (((epochMs % 1000) + 1000) % 1000));
-}
-
-function cacheFor(caches: Map<string, Map<number, number>>, zone: string): Map<number, number> {
-  let cache = caches.get(zone);
-  if (!cache) {
-    cache = new Map();
-    caches.set(zone, cache);
-  } else if (cache.size > CACHE_LIMIT) {
-    cache.clear();
-  }
-  return cache;
-}
-
-/** The zone's offset from UTC (ms, east positive) at an instant. */
-export function zoneOffsetMs(epochMs: number, zone: string): number {
-  const bucket = Math.floor(epochMs / BUCKET_MS);
-  const cache = cacheFor(offsetCache, zone);
-  let offset = cache.get(bucket);
-  if (offset === undefined) {
-    offset = computeOffset(bucket * BUCKET_MS, zone);
-    cache.set(bucket, offset);
-  }
-  return offset;
-}
-
-function resolveLocal(localMs: number, zone: string): number {
-  const bucket = Math.floor(localMs / BUCKET_MS);
-  const cache = cacheFor(localCache, zone);
-  let offset = cache.get(bucket);
-  if (offset === undefined) {
-    // The instant lies within 14h of the local time read as UTC, so the offsets a day either
-    // side are the only candidates (DST changes are months apart).
-    const probe = bucket * BUCKET_MS;
-    const before = zoneOffsetMs(probe - DAY_MS, zone);
-    const after = zoneOffsetMs(probe + DAY_MS, zone);
-    const valid = [before, after].filter((o) => zoneOffsetMs(probe - o, zone) === o);
-    // Ambiguous: the larger offset gives the earlier instant. Gap: none is valid; the offset
-    // before the change moves the time forward by the gap.
-    offset = valid.length === 0 ? before : Math.max(...valid);
-    cache.set(bucket, offset);
-  }
-  return localMs - offset;
-}
-
-/**
- * The instant of a wall-clock time in `zone` (month 1-12). See the module comment for gaps
- * and overlaps. Throws `TimeZoneError` for an unknown zone.
- */
-export function zonedTimeToEpoch(
-  zone: string,
-  year: number,
-  month: number,
-  day: number,
-  hour = 0,
-  minute = 0,
-  second = 0,
-  millisecond = 0,
-): number {
-  const local = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
-  return resolveLocal(local, zone);
-}
 
 const MONTHS: Readonly<Record<string, number>> = {
   jan: 1,
@@ -235,7 +108,7 @@ function computeDay(text: string, zone: string): LocalDay | null {
   if (month === undefined || month < 1 || month > 12) return null;
   if (date < 1 || date > daysInMonth(year, month)) return null;
   const localMs = Date.UTC(year, month - 1, date);
-  formatterFor(zone);
+  assertTimeZone(zone);
   const first = localMs - resolveLocal(localMs, zone);
   const last = localMs + DAY_MS - 1000 - resolveLocal(localMs + DAY_MS - 1000, zone);
   return { localMs, offset: first === last ? first : undefined };
@@ -332,31 +205,4 @@ function abbreviation(epochMs: number, zone: string, offsetMs: number): string {
 export function formatInZone(epochMs: number, zone: string): string {
   const offset = zoneOffsetMs(epochMs, zone);
   return `${formatApiDateTime(epochMs, zone)} ${abbreviation(epochMs, zone, offset)}`;
-}
-
-const CLOCK = /^(\d+):(\d{1,2})(?::(\d{1,2}))?$/;
-
-/**
- * Reads a call duration as seconds: `HH:MM:SS` (hours may pass 24), `MM:SS`, or plain
- * seconds as a number or numeric text (fractions rounded down). `undefined` when unreadable
- * or negative.
- */
-export function parseCallTime(input: unknown): number | undefined {
-  if (typeof input === 'number') {
-    return Number.isFinite(input) && input >= 0 ? Math.floor(input) : undefined;
-  }
-  if (typeof input !== 'string') return undefined;
-  const value = input.trim();
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.floor(Number(value));
-  const clock = CLOCK.exec(value);
-  if (!clock) return undefined;
-  const a = Number(clock[1]);
-  const b = Number(clock[2]);
-  if (clock[3] === undefined) {
-    // MM:SS: minutes may run past 59 on a long call, seconds may not.
-    return b > 59 ? undefined : a * 60 + b;
-  }
-  const c = Number(clock[3]);
-  if (b > 59 || c > 59) return undefined;
-  return a * 3600 + b * 60 + c;
 }
