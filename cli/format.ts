@@ -5,12 +5,11 @@ import { formatInZone } from '../shared/time/zone';
 
 const COLOURS = { firing: '\u001b[31m', resolved: '\u001b[32m', reset: '\u001b[0m' } as const;
 
-/** One notification for people: time in the zone, status, severity, rule, what happened. */
+/** One notification for people: the time in the zone, then its SMS text (status, rule, facts). */
 export function prettyLine(notification: Notification, zone: string, colour: boolean): string {
   const time = formatInZone(Date.parse(notification.at), zone);
-  const status = notification.status.toUpperCase().padEnd(8);
-  const painted = colour ? `${COLOURS[notification.status]}${status}${COLOURS.reset}` : status;
-  return `${time}  ${painted} ${notification.severity.padEnd(8)} ${notification.sms}  -> ${notification.channels.join(', ')}`;
+  const line = `${notification.sms} -> ${notification.channels.join(', ')}`;
+  return `${time}  ${colour ? `${COLOURS[notification.status]}${line}${COLOURS.reset}` : line}`;
 }
 
 /** The local `Publisher`: prints each notification, as JSON Lines or for people. */

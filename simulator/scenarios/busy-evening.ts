@@ -9,7 +9,7 @@ import {
   SECOND,
   SERIALS_PER_WINDOW,
 } from './common';
-import type { CallEvent, Scenario } from './types';
+import type { CallEvent, PaymentEvent, Scenario } from './types';
 
 const WINDOW_MS = 10 * MINUTE;
 /** The spike: every third window (every 30 minutes), starting one minute into the window. */
@@ -38,10 +38,37 @@ function spike(index: number, seed: number): CallEvent[] {
   return calls;
 }
 
+/** Money moving during the rush, every 30 minutes: a large payment and a slow one. */
+export const LARGE_PAISE = 150_000_00;
+/** The slow payment stays pending 45 minutes, then succeeds: stuck, then resolved. */
+export const SLOW_SETTLE_MS = 45 * MINUTE;
+
+function moneyEvents(index: number, seed: number): PaymentEvent[] {
+  const random = createRandom(mixSeed(seed, 'busy-evening-money', index));
+  const base = index * SERIALS_PER_WINDOW;
+  const start = index * WINDOW_MS;
+  return [
+    {
+      serial: base + 950,
+      atMs: start + 2 * MINUTE + random.int(0, 30 * SECOND),
+      paidPaise: LARGE_PAISE + random.int(0, 50_000) * 100,
+      settleMs: random.int(20 * SECOND, 60 * SECOND),
+      gateway: 'Razorpay',
+    },
+    {
+      serial: base + 951,
+      atMs: start + 3 * MINUTE,
+      paidPaise: random.int(499, 4999) * 100,
+      settleMs: SLOW_SETTLE_MS,
+      gateway: 'Razorpay',
+    },
+  ];
+}
+
 /** An evening rush: steady traffic on every DID and, every 30 minutes, a ringing spike on one. */
 export const busyEvening: Scenario = {
   name: 'busy-evening',
-  description: `an evening rush: steady traffic and, every 30 minutes, ${SPIKE_CALLS} calls ringing at once on ${SPIKE_DID}`,
+  description: `an evening rush: steady traffic; every 30 minutes ${SPIKE_CALLS} calls ringing at once on ${SPIKE_DID}, a payment over 150000.00 and one left pending for 45 minutes`,
   windowMs: WINDOW_MS,
   maxCallMs: 210 * SECOND + 8 * MINUTE,
   events(index, seed) {
@@ -60,15 +87,17 @@ export const busyEvening: Scenario = {
       },
       0,
     );
+    const payments = ordinaryPayments(
+      random,
+      index,
+      WINDOW_MS,
+      { count: [2, 5], amount: [299, 9999], settleMs: [20 * SECOND, 3 * MINUTE] },
+      0,
+    );
+    const rush = index % SPIKE_EVERY_WINDOWS === 0;
     return {
-      calls: index % SPIKE_EVERY_WINDOWS === 0 ? [...calls, ...spike(index, seed)] : calls,
-      payments: ordinaryPayments(
-        random,
-        index,
-        WINDOW_MS,
-        { count: [2, 5], amount: [299, 9999], settleMs: [20 * SECOND, 3 * MINUTE] },
-        0,
-      ),
+      calls: rush ? [...calls, ...spike(index, seed)] : calls,
+      payments: rush ? [...payments, ...moneyEvents(index, seed)] : payments,
     };
   },
 };

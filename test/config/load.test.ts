@@ -45,7 +45,6 @@ describe('Function: loadConfigFile', () => {
       'call-ringing-too-long',
       'payment-stuck-pending',
       'large-payment',
-      'unexpected-gateway',
     ]);
     expect(config.sources.live_calls.samples).toBe(4);
     expect(config.channels.finance?.email).toContain('finance@example.com');
