@@ -68,7 +68,7 @@ function moneyEvents(index: number, seed: number): PaymentEvent[] {
 /** An evening rush: steady traffic on every DID and, every 30 minutes, a ringing spike on one. */
 export const busyEvening: Scenario = {
   name: 'busy-evening',
-  description: `an evening rush: steady traffic; every 30 minutes ${SPIKE_CALLS} calls ringing at once on ${SPIKE_DID}, a payment over 150000.00 and one left pending for 45 minutes`,
+  description: `evening rush: every 30 min ${SPIKE_CALLS} calls ringing on ${SPIKE_DID}, a payment over 150000.00, one pending 45 min`,
   windowMs: WINDOW_MS,
   maxCallMs: 210 * SECOND + 8 * MINUTE,
   events(index, seed) {
