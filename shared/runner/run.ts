@@ -9,6 +9,12 @@ import type { RunEvent, RunOptions, RunSummary } from './types';
 
 const DEFAULT_OWED_GRACE_MS = 120_000;
 const DEFAULT_SAMPLE_MARGIN_MS = 2_000;
+/**
+ * The least request time a sample is started with. A sample does not wait for a whole
+ * `api.timeout` to fit: its requests are cut at the run's deadline instead, so the last of four
+ * samples in a 55 s Lambda still runs (the API answers in well under a second when healthy).
+ */
+const MIN_SAMPLE_REQUEST_MS = 3_000;
 
 /**
  * One run of one source's poller (a Lambda invocation, or one `telealert poll` tick):
@@ -64,7 +70,9 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
 
   const planned = source === 'live_calls' ? config.sources.live_calls.samples : 1;
   const intervalMs = source === 'live_calls' ? config.sources.live_calls.everyMs / planned : 0;
-  const budgetMs = config.api.timeoutMs + (options.sampleMarginMs ?? DEFAULT_SAMPLE_MARGIN_MS);
+  const budgetMs =
+    Math.min(config.api.timeoutMs, MIN_SAMPLE_REQUEST_MS) +
+    (options.sampleMarginMs ?? DEFAULT_SAMPLE_MARGIN_MS);
   let samples = 0;
   let records = 0;
   let skipped = 0;
@@ -178,18 +186,24 @@ async function pollOnce(
     });
     return { ok: false, error: failed.failure };
   }
-  const byKey = new Map<string, ApiRecord>();
+  // De-duplicate across requests only: inside one answer, several rows of one call (a call
+  // ringing several agents) are all kept, so conditions on the agent still see every row.
+  const seen = new Set<string>();
+  const records: ApiRecord[] = [];
   let skipped = 0;
   const skipReasons: string[] = [];
   for (const result of results) {
     if (!result.ok) continue;
+    const keys = new Set<string>();
     for (const record of result.batch.records) {
-      if (!byKey.has(record.key)) byKey.set(record.key, record);
+      if (seen.has(record.key)) continue;
+      keys.add(record.key);
+      records.push(record);
     }
+    for (const key of keys) seen.add(key);
     skipped += result.batch.skipped;
     skipReasons.push(...result.batch.skipReasons);
   }
-  const records = [...byKey.values()];
   emit({ type: 'poll', sample, atMs, records, skipped, skipReasons: skipReasons.slice(0, 5) });
   return { ok: true, records, skipped };
 }

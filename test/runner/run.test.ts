@@ -87,6 +87,17 @@ describe('Function: runSource', () => {
     expect(summary.samples).toBe(4);
   });
 
+  it('fits all four samples of a minute in a 55 s Lambda that keeps 5 s back', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const sampled = {
+      ...RINGING,
+      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
+    };
+    const { run } = options({ client, ...clock, config: sampled, deadlineMs: T0 + 50_000 });
+    expect(await runSource(run)).toMatchObject({ samples: 4, samplesPlanned: 4 });
+  });
+
   it('stops sampling when the deadline leaves no room for another sample', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
@@ -94,8 +105,8 @@ describe('Function: runSource', () => {
       ...RINGING,
       sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
     };
-    // 10 s request timeout + 2 s margin: a sample at +30 s needs the deadline at +42 s or later.
-    const { run, events } = options({ client, ...clock, config: sampled, deadlineMs: T0 + 40_000 });
+    // 3 s of request time + 2 s margin: a sample at +30 s needs the deadline at +35 s or later.
+    const { run, events } = options({ client, ...clock, config: sampled, deadlineMs: T0 + 34_000 });
     const summary = await runSource(run);
     expect(summary).toMatchObject({ samples: 2, samplesPlanned: 4 });
     expect(events).toContainEqual({ type: 'deadline', samplesDone: 2, samplesPlanned: 4 });
