@@ -17,6 +17,8 @@ export type Normalised = FieldValue | undefined | typeof INVALID;
 export function canonicalMoney(value: string | number): string | undefined {
   if (typeof value === 'number') {
     if (value === 0) return '0';
+    const cents = centsText(value);
+    if (cents !== undefined) return cents;
     const text = String(value);
     if (!text.includes('e')) return text;
   } else {
@@ -25,6 +27,22 @@ export function canonicalMoney(value: string | number): string | undefined {
   }
   const decimal = parseDecimal(value);
   return decimal && formatDecimal(decimal);
+}
+
+/**
+ * `String(value)` for a JSON amount with at most two decimals, from integer cents: integer
+ * text is several times cheaper than shortest-double text. Below 1e13 a double is closer than
+ * 0.005 to exactly one two-decimal number, so that number is also its shortest text.
+ */
+function centsText(value: number): string | undefined {
+  const cents = Math.round(value * 100);
+  if (cents / 100 !== value || Math.abs(value) >= 1e13) return undefined;
+  const magnitude = cents < 0 ? -cents : cents;
+  const whole = `${cents < 0 ? '-' : ''}${Math.floor(magnitude / 100)}`;
+  const fraction = magnitude % 100;
+  if (fraction === 0) return whole;
+  if (fraction % 10 === 0) return `${whole}.${fraction / 10}`;
+  return `${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
 const ZERO = 48;
@@ -59,18 +77,40 @@ function isScalar(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
+/** A text field: trimmed, case kept; numbers and booleans as their text. */
+export function normaliseText(value: unknown): Normalised {
+  if (typeof value === 'string') return value.trim();
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return INVALID;
+}
+
+/** A money field: canonical decimal text; an empty string is absent. */
+export function normaliseMoney(value: unknown): Normalised {
+  if (value === null || value === undefined) return undefined;
+  if (!isScalar(value)) return INVALID;
+  if (typeof value === 'string' && value.trim() === '') return undefined;
+  return canonicalMoney(value) ?? INVALID;
+}
+
+/** A time field: epoch ms of an API timestamp read in `zone`; an empty string is absent. */
+export function normaliseTime(value: unknown, zone: string): Normalised {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'string') return INVALID;
+  if (value.trim() === '') return undefined;
+  return parseApiTimestamp(value, zone) ?? INVALID;
+}
+
 /**
  * Normalises one field value by kind (ARCHITECTURE.md, `records/fields.ts`). `null`, missing
  * and (except for text) empty strings are absent (`undefined`); a value that is present but
  * unreadable is `INVALID`. Text keeps its letter case: comparisons lower-case it.
  */
 export function normaliseValue(kind: FieldKind, value: unknown, zone: string): Normalised {
+  if (kind === 'text') return normaliseText(value);
+  if (kind === 'money') return normaliseMoney(value);
+  if (kind === 'time') return normaliseTime(value, zone);
   if (value === null || value === undefined) return undefined;
-  if (kind === 'text') {
-    if (typeof value === 'string') return value.trim();
-    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-    return INVALID;
-  }
   if (kind === 'phones' && Array.isArray(value)) {
     if (!value.every(isScalar)) return INVALID;
     const phones = value.flatMap((item) => canonicalPhones(item));
@@ -79,10 +119,6 @@ export function normaliseValue(kind: FieldKind, value: unknown, zone: string): N
   if (!isScalar(value)) return INVALID;
   if (typeof value === 'string' && value.trim() === '') return undefined;
   switch (kind) {
-    case 'money':
-      return canonicalMoney(value) ?? INVALID;
-    case 'time':
-      return typeof value === 'string' ? (parseApiTimestamp(value, zone) ?? INVALID) : INVALID;
     case 'duration':
       return parseCallTime(value) ?? INVALID;
     case 'number': {

@@ -1,6 +1,7 @@
 import type { SourceName } from '../config/types';
 import { assertTimeZone } from '../time/zone';
 import { NotAnArrayError } from './errors';
+import { fastPayment } from './fast-payment';
 import { INVALID, normaliseValue } from './normalise';
 import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
 import type { ApiRecord, FieldValue, ParsedBatch } from './types';
@@ -90,7 +91,11 @@ export function parseRecords(source: SourceName, body: unknown, zone: string): P
   let skipped = 0;
   for (let index = 0; index < body.length; index += 1) {
     const raw: unknown = body[index];
-    const fast = isPlainObject(raw) ? fastRecord(source, raw, zone) : undefined;
+    const fast = !isPlainObject(raw)
+      ? undefined
+      : source === 'payments'
+        ? fastPayment(raw, zone)
+        : fastRecord(source, raw, zone);
     if (fast) {
       records.push(fast);
       continue;

@@ -115,14 +115,16 @@ function computeDay(text: string, zone: string): LocalDay | null {
 }
 
 /** `HH:MM:SS` by character codes (the common case), other shapes by regex; ms of the day. */
-function readTimeOfDay(text: string): number | undefined {
-  if (text.length === 8 && text.charCodeAt(2) === 58 && text.charCodeAt(5) === 58) {
-    const h = twoDigits(text, 0);
-    const m = twoDigits(text, 3);
-    const s = twoDigits(text, 6);
-    if (h < 0 || m < 0 || s < 0 || h > 23 || m > 59 || s > 59) return undefined;
+function readTimeOfDay(value: string, start: number): number | undefined {
+  if (value.length - start === 8 && value.charCodeAt(start + 2) === 58) {
+    const h = twoDigits(value, start);
+    const m = twoDigits(value, start + 3);
+    const s = twoDigits(value, start + 6);
+    if (value.charCodeAt(start + 5) !== 58 || h < 0 || m < 0 || s < 0) return undefined;
+    if (h > 23 || m > 59 || s > 59) return undefined;
     return h * 3_600_000 + m * 60_000 + s * 1000;
   }
+  const text = value.slice(start);
   const match = TIME_SHAPE.exec(text);
   if (!match) return undefined;
   const h = Number(match[1]);
@@ -156,7 +158,7 @@ export function parseApiTimestamp(text: string, zone: string): number | undefine
   if (!day) return undefined;
   if (split === -1)
     return day.offset === undefined ? resolveLocal(day.localMs, zone) : day.localMs - day.offset;
-  const time = readTimeOfDay(value.slice(split + 1));
+  const time = readTimeOfDay(value, split + 1);
   if (time === undefined) return undefined;
   const local = day.localMs + time;
   return day.offset === undefined ? resolveLocal(local, zone) : local - day.offset;

@@ -249,7 +249,7 @@ describe('Function: parseRecords', () => {
           }
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 });
@@ -268,7 +268,11 @@ describe('Function: canonicalMoney', () => {
       );
     fc.assert(
       fc.property(
-        fc.oneof(text, fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 })),
+        fc.oneof(
+          text,
+          fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e14, max: 1e14 }),
+          fc.integer({ min: -(10 ** 15), max: 10 ** 15 }).map((cents) => cents / 100),
+        ),
         (input) => {
           const decimal = parseDecimal(input);
           expect(canonicalMoney(input)).toBe(decimal && formatDecimal(decimal));
