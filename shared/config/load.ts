@@ -47,7 +47,13 @@ function readYaml(text: string): { data?: unknown; issues: ConfigIssue[] } {
       }),
     };
   }
-  return { data: doc.toJS({ maxAliasCount: 100 }), issues: [] };
+  // Building the data can still fail (an alias to an anchor that is never set, an alias bomb):
+  // the yaml library throws a ReferenceError then, which is the file's fault, not ours.
+  try {
+    return { data: doc.toJS({ maxAliasCount: 100 }), issues: [] };
+  } catch (error) {
+    return { issues: [{ path: '', message: `YAML: ${(error as Error).message}` }] };
+  }
 }
 
 /** Returns the value of a section check, pushing its issues. */
