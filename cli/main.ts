@@ -112,7 +112,7 @@ function reportError(error: unknown, io: Io): number {
     return error.exitCode;
   }
   if (isArgsError(error)) {
-    io.stderr(`telealert: ${error.message}\nRun "telealert --help" for usage.\n`);
+    io.stderr(`telealert: ${argsMessage(error)}\nRun "telealert --help" for usage.\n`);
     return EXIT.invalid;
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -126,4 +126,12 @@ function isArgsError(error: unknown): error is Error {
     error instanceof Error &&
     String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS')
   );
+}
+
+/** Node's unknown-option text explains `--` positionals at length; users mistyped an option. */
+function argsMessage(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  const option = /'(-[^']*)'/.exec(error.message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}`;
+  return error.message;
 }
