@@ -101,6 +101,10 @@ const props = (resource: { Properties?: Record<string, unknown> }) => resource.P
  * parameter the functions' IAM policy names. Then reads each function's environment and
  * bundled asset. Alarms, schedules, roles and log groups are not created: nothing on moto
  * would exercise them.
+ *
+ * Created through the service APIs rather than moto's CloudFormation: moto 5.2.1 has no
+ * `AWS::SNS::Subscription` resource (the filter policies would be lost) and ignores a table's
+ * `TimeToLiveSpecification`, the two things this suite is here to prove.
  */
 export async function deployToMoto(
   stack: SynthesizedStack,
