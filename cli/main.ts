@@ -22,7 +22,8 @@ Options:
   --config F      the rules file (default: telealert.yaml in the working directory)
   --timeline T    JSON Lines of recorded polls, one per line, in time order
   --base-url URL  overrides api.baseUrl of the rules file
-  --once          poll every source once, then exit (default: keep the schedule)
+  --once          poll every source once (one sample each), then exit; exit status 1 when a
+                  poll failed (default: keep the schedule and samples until Ctrl-C)
   --state FILE    where poll keeps alert state (default: .telealert/state.json)
   --pretty        human-readable notifications instead of JSON Lines
   --json          the demo prints JSON Lines instead of readable text

@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import { TelephonyClient } from '../../shared/api/client';
+import type { Config, SourceName } from '../../shared/config/types';
 import { EnvTokenSource } from '../../shared/ports/env-token';
 import { FileStateStore } from '../../shared/ports/file';
+import type { PollFailure } from '../../shared/records/types';
+import type { RunSummary } from '../../shared/runner/types';
 import { CliError, EXIT } from '../errors';
 import { loadUserConfig } from '../files';
 import { PrintingPublisher } from '../format';
@@ -13,14 +16,40 @@ import { withBaseUrl } from './config-override';
 const DEFAULT_STATE_FILE = '.telealert/state.json';
 
 /**
+ * `--once` is one look at each source, now: the configured samples are spread over a whole
+ * `every` (a minute), which a one-shot run from a shell or cron should not sit through.
+ */
+function oneSample(config: Config): Config {
+  const liveCalls = Object.freeze({ ...config.sources.live_calls, samples: 1 });
+  return Object.freeze({
+    ...config,
+    sources: Object.freeze({ ...config.sources, live_calls: liveCalls }),
+  });
+}
+
+/** One stderr line per run: what was read, what failed and why, what was sent. */
+function runLine(summary: RunSummary, failure: PollFailure | undefined): string {
+  const skipped = summary.skipped ? `, ${summary.skipped} skipped` : '';
+  const failed = summary.failures
+    ? `, ${summary.failures} failed poll(s)${failure ? ` (${failure.message})` : ''}`
+    : '';
+  return (
+    `poll: ${summary.source}: ${summary.samples} sample(s), ${summary.records} records` +
+    `${skipped}${failed}, ${summary.sent} sent\n`
+  );
+}
+
+/**
  * `telealert poll`: the deployed pollers' loop on this machine, against a real base URL, with
- * the token from TELEALERT_TOKEN and the alert state in a local file.
+ * the token from TELEALERT_TOKEN and the alert state in a local file. With `--once`, exits 1
+ * when a poll failed (the reason is on stderr; the alert state still counts the failure).
  */
 export async function pollCommand(options: CliOptions, io: Io): Promise<number> {
   const loaded = loadUserConfig(options.config, io);
-  const config = options['base-url']
+  const overridden = options['base-url']
     ? withBaseUrl(loaded.config, options['base-url'])
     : loaded.config;
+  const config = options.once ? oneSample(overridden) : overridden;
   if (!io.env.TELEALERT_TOKEN?.trim()) {
     throw new CliError(
       'no API token: export TELEALERT_TOKEN=<the bearer token from the provider panel>',
@@ -41,6 +70,8 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
     colour: io.isTty && Boolean(options.pretty),
   });
   const statePath = resolve(io.cwd, options.state ?? DEFAULT_STATE_FILE);
+  // The client's failure messages name the endpoint and status, never the token.
+  const lastFailure = new Map<SourceName, PollFailure>();
   let failedRuns = 0;
   await pollOnSchedule({
     config,
@@ -51,13 +82,16 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
     sleep,
     signal: io.stopSignal,
     once: Boolean(options.once),
+    observer: {
+      event: (event) => {
+        // Each source polls its own endpoint of the same name.
+        if (event.type === 'fetch' && event.failure) lastFailure.set(event.endpoint, event.failure);
+      },
+    },
     onRun: (summary) => {
       if (summary.failures > 0) failedRuns += 1;
-      io.stderr(
-        `poll: ${summary.source}: ${summary.samples} sample(s), ${summary.records} records` +
-          `${summary.skipped ? `, ${summary.skipped} skipped` : ''}` +
-          `${summary.failures ? `, ${summary.failures} failed poll(s)` : ''}, ${summary.sent} sent\n`,
-      );
+      io.stderr(runLine(summary, lastFailure.get(summary.source)));
+      lastFailure.delete(summary.source);
     },
   });
   return options.once && failedRuns > 0 ? EXIT.failure : EXIT.ok;
