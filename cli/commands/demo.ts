@@ -46,6 +46,8 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
   const stop = new AbortController();
   const onStop = () => stop.abort();
   io.stopSignal.addEventListener('abort', onStop, { once: true });
+  // Ctrl-C pressed while the simulator was starting has already fired its event.
+  if (io.stopSignal.aborted) onStop();
   const timer = stopAfterMs === undefined ? undefined : setTimeout(onStop, stopAfterMs);
 
   const sleep = abortableSleep(stop.signal, speed);
