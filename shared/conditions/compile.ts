@@ -1,10 +1,10 @@
-import type { Condition, Operator, SourceName } from '../config/types';
-import { compareDecimal, formatMoney, parseDecimal } from '../money/decimal';
+import type { Condition, SourceName } from '../config/types';
+import { formatMoney, parseDecimal } from '../money/decimal';
 import { FIELDS, type FieldKind } from '../records/fields';
-import { canonicalPhone } from '../records/phone';
 import type { ApiRecord, FieldValue } from '../records/types';
 import { formatDuration } from '../time/duration';
 import { formatInZone, parseApiTimestamp } from '../time/zone';
+import { compileValueTest } from './compare';
 import { type ConditionValue, readConditionValue, readDirection } from './values';
 
 /** A compiled `where`: does this record match at this evaluation time? */
@@ -33,60 +33,6 @@ export function fieldValue(
   return record.fields[field];
 }
 
-/** `-1`, `0`, `1`, or `undefined` when the two cannot be compared. */
-type Comparison = -1 | 0 | 1 | undefined;
-
-function sign(difference: number): -1 | 0 | 1 {
-  return difference < 0 ? -1 : difference > 0 ? 1 : 0;
-}
-
-/** Compares one scalar record value with a condition value of the field's kind. */
-function compareScalar(
-  kind: FieldKind,
-  actual: string | number,
-  expected: ConditionValue,
-): Comparison {
-  switch (expected.kind) {
-    case 'money': {
-      const decimal = parseDecimal(actual);
-      return decimal ? compareDecimal(decimal, expected.value) : undefined;
-    }
-    case 'number':
-    case 'duration': {
-      const value = typeof actual === 'number' ? actual : Number(actual);
-      return Number.isFinite(value) ? sign(value - expected.value) : undefined;
-    }
-    case 'direction': {
-      const direction = readDirection(actual);
-      return direction === undefined ? undefined : sign(direction - expected.value);
-    }
-    case 'text': {
-      // Canonicalising is idempotent, so a record phone compares the same however it came.
-      const left =
-        kind === 'phone' || kind === 'phones'
-          ? canonicalPhone(actual)
-          : String(actual).trim().toLowerCase();
-      const right = expected.value;
-      return left < right ? -1 : left > right ? 1 : 0;
-    }
-  }
-}
-
-function holds(op: Operator, comparison: -1 | 0 | 1): boolean {
-  switch (op) {
-    case '>':
-      return comparison > 0;
-    case '<':
-      return comparison < 0;
-    case '>=':
-      return comparison >= 0;
-    case '<=':
-      return comparison <= 0;
-    case '<>':
-      return comparison !== 0;
-  }
-}
-
 /**
  * Reads a condition value for a field. `time` fields (`created_at`) take a timestamp in the
  * API's formats, read in the configured zone, compared as epoch ms.
@@ -97,35 +43,6 @@ function readValue(kind: FieldKind, text: string, zone: string): ConditionValue 
     return Number.isFinite(ms) ? { kind: 'number', value: ms } : undefined;
   }
   return readConditionValue(kind, text);
-}
-
-/** Does `actual` (one field's value) satisfy `op expected`? Lists are handled here. */
-function test(
-  kind: FieldKind,
-  actual: FieldValue,
-  op: Operator | 'any',
-  expected: readonly ConditionValue[],
-): boolean {
-  const elements: readonly (string | number)[] = Array.isArray(actual)
-    ? actual
-    : [actual as string | number];
-  if (elements.length === 0) return false;
-  const compare = (element: string | number, value: ConditionValue): Comparison =>
-    compareScalar(kind, element, value);
-  if (op === 'any') {
-    return elements.some((element) => expected.some((value) => compare(element, value) === 0));
-  }
-  const [value] = expected;
-  if (value === undefined) return false;
-  if (op === '<>') {
-    // A destination list is "not equal" only when none of its numbers is the value.
-    const results = elements.map((element) => compare(element, value));
-    return results.every((result) => result !== undefined && result !== 0);
-  }
-  return elements.some((element) => {
-    const result = compare(element, value);
-    return result !== undefined && holds(op, result);
-  });
 }
 
 /**
@@ -155,10 +72,14 @@ export function compileCondition(
   const readable = values.filter((value): value is ConditionValue => value !== undefined);
   if (readable.length === 0) return () => false;
   const op = condition.kind === 'equals' ? 'any' : condition.op;
-  return (record, nowMs) => {
-    const actual = fieldValue(record, field, nowMs);
-    if (actual === undefined || actual === '') return false;
-    return test(kind, actual, op, readable);
+  const matches = compileValueTest(kind, op, readable);
+  if (field === 'age') {
+    return (record, nowMs) =>
+      record.createdAtMs !== undefined && matches((nowMs - record.createdAtMs) / 1000);
+  }
+  return (record) => {
+    const actual = record.fields[field];
+    return actual !== undefined && actual !== '' && matches(actual);
   };
 }
 
@@ -174,7 +95,15 @@ export function compileWhere(
   const predicates = Object.entries(where).map(([field, condition]) =>
     compileCondition(source, field, condition, zone),
   );
-  return (record, nowMs) => predicates.every((predicate) => predicate(record, nowMs));
+  const [first, second, ...rest] = predicates;
+  if (first === undefined) return () => true;
+  if (second === undefined) return first;
+  // Most rules have two or three conditions: no iterator per record for those.
+  if (rest.length === 0) return (record, nowMs) => first(record, nowMs) && second(record, nowMs);
+  return (record, nowMs) =>
+    first(record, nowMs) &&
+    second(record, nowMs) &&
+    rest.every((predicate) => predicate(record, nowMs));
 }
 
 /** Compiles an aggregate rule's `count` condition (values read as numbers). */
@@ -184,8 +113,12 @@ export function compileCount(condition: Condition): CountPredicate {
     .map((text) => readConditionValue('number', text))
     .filter((value): value is ConditionValue => value !== undefined);
   if (values.length === 0) return () => false;
-  const op = condition.kind === 'equals' ? 'any' : condition.op;
-  return (count) => test('number', count, op, values);
+  const test = compileValueTest(
+    'number',
+    condition.kind === 'equals' ? 'any' : condition.op,
+    values,
+  );
+  return (count) => test(count);
 }
 
 /** The condition as a person reads it: `> 5`, `Ringing`, `any of Ringing, Queued`. */
@@ -194,6 +127,16 @@ export function conditionText(condition: Condition): string {
   return condition.values.length === 1
     ? (condition.values[0] ?? '')
     : `any of ${condition.values.join(', ')}`;
+}
+
+/** Canonical money text (`formatDecimal`'s output): no exponent, no trailing fraction zeros. */
+const CANONICAL_MONEY = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+
+/** `formatMoney` of canonical text, without the BigInt round trip (a message per match). */
+function twoDecimals(canonical: string): string {
+  const dot = canonical.indexOf('.');
+  if (dot === -1) return `${canonical}.00`;
+  return canonical.length - dot === 2 ? `${canonical}0` : canonical;
 }
 
 function clock(seconds: number): string {
@@ -219,6 +162,7 @@ export function fieldDisplay(
   const scalar = value as string | number;
   switch (fieldKind(record.source, field)) {
     case 'money': {
+      if (typeof scalar === 'string' && CANONICAL_MONEY.test(scalar)) return twoDecimals(scalar);
       const decimal = parseDecimal(scalar);
       return decimal ? formatMoney(decimal) : String(scalar);
     }

@@ -60,9 +60,12 @@ export function recordContext(
 
 /**
  * A per-record rule's observations: one per record identity present in the poll (live calls
- * by `call_id`, payments by `id`). Several rows of one call (an inbound call ringing several
- * agents) are one instance, holding when any row matches, described by the first matching row.
- * Records whose identity is not in `keep` (e.g. payments older than the lookback) are ignored.
+ * by `call_id`, payments by `id`) that matches or that `tracked` (the rule's existing
+ * instances, by identity) holds; a record that neither matches nor is tracked changes nothing, so it costs
+ * no observation (a 100k-payment answer is mostly those). Several rows of one call (an inbound
+ * call ringing several agents) are one instance, holding when any row matches, described by
+ * the first matching row. Records not in `keep` (e.g. payments older than the lookback) are
+ * ignored.
  */
 export function observeRecords(
   compiled: CompiledRule,
@@ -70,20 +73,28 @@ export function observeRecords(
   nowMs: number,
   zone: string,
   keep: (record: ApiRecord) => boolean = () => true,
+  tracked: Iterable<{ readonly labels: Readonly<Record<string, string>> }> = [],
 ): Map<string, Observation> {
   const { rule, where } = compiled;
   const identity = IDENTITY_FIELD[rule.source] ?? 'id';
+  const trackedIds = new Set<string>();
+  for (const instance of tracked) {
+    const id = instance.labels[identity];
+    if (id !== undefined) trackedIds.add(id);
+  }
+  // alertKey for one label, without building the labels object for every record.
+  const prefix = `${rule.name}{${identity}=`;
   const observed = new Map<string, Observation>();
   for (const record of records) {
-    if (!keep(record)) continue;
-    const labels = { [identity]: record.key };
-    const key = alertKey(rule.name, labels);
     const matches = where(record, nowMs);
+    if (!matches && !trackedIds.has(record.key)) continue;
+    if (!keep(record)) continue;
+    const key = `${prefix}${record.key}}`;
     const earlier = observed.get(key);
     if (earlier && (earlier.holds || !matches)) continue;
     observed.set(key, {
       key,
-      labels,
+      labels: { [identity]: record.key },
       holds: matches,
       context: recordContext(record, nowMs, zone),
       ...(record.createdAtMs === undefined ? {} : { createdAtMs: record.createdAtMs }),

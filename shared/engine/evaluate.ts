@@ -48,8 +48,13 @@ function evaluateRule(
   }
   const observed = rule.count
     ? observeGroups(compiled, records, nowMs)
-    : observeRecords(compiled, records, nowMs, config.timezone, (record) =>
-        perRecordLog ? (record.createdAtMs ?? nowMs) >= lookbackStart : true,
+    : observeRecords(
+        compiled,
+        records,
+        nowMs,
+        config.timezone,
+        (record) => (perRecordLog ? (record.createdAtMs ?? nowMs) >= lookbackStart : true),
+        existing.values(),
       );
   const keys = [...new Set([...existing.keys(), ...observed.keys()])].sort(byKey);
   const instances: AlertInstance[] = [];
@@ -155,12 +160,16 @@ export function evaluate(
   }
   const records = source === 'payments' ? distinctPayments(poll.records) : poll.records;
   const alerts: Record<string, AlertInstance> = {};
+  const byRule = new Map<string, AlertInstance[]>();
+  for (const instance of Object.values(prior.alerts)) {
+    if (instance.key === health) continue;
+    const list = byRule.get(instance.rule);
+    if (list) list.push(instance);
+    else byRule.set(instance.rule, [instance]);
+  }
   for (const rule of config.rules) {
     if (rule.source !== source) continue;
-    const previousInstances = Object.values(prior.alerts).filter(
-      (instance) => instance.rule === rule.name && instance.key !== health,
-    );
-    const result = evaluateRule(config, rule, records, previousInstances, nowMs);
+    const result = evaluateRule(config, rule, records, byRule.get(rule.name) ?? [], nowMs);
     for (const instance of result.instances) alerts[instance.key] = instance;
     notifications.push(...result.notifications);
   }
