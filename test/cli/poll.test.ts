@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Io } from '../../cli/io';
 import { runCli } from '../../cli/main';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { workDir } from './fixtures';
@@ -140,4 +141,20 @@ describe('Command: poll', () => {
     expect(io.err()).toMatch(/^telealert: --base-url: /);
     expect(io.err()).not.toContain(TOKEN);
   });
+
+  it('keeps polling on the schedule without --once until Ctrl-C, then exits 0', async () => {
+    const io = memoryIo({ cwd: dir.path, env: { TELEALERT_TOKEN: TOKEN } });
+    // Ctrl-C as soon as the first notification is printed.
+    const stopping: Io = {
+      ...io,
+      stdout: (text) => {
+        io.stdout(text);
+        io.stop();
+      },
+    };
+    const argv = ['poll', '--config', 'rules.yaml', '--base-url', sim.url, '--state', 'g.json'];
+    expect(await runCli(argv, stopping)).toBe(0);
+    expect(io.outLines()[0]).toMatch(/"rule":"calls-watched","status":"firing"/);
+    expect(io.err()).toMatch(/^poll: live_calls: /m);
+  }, 60_000);
 });
