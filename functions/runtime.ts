@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { z } from 'zod';
-import { loadConfigFile } from '../shared/config/load';
+import * as z from 'zod';
 import type { Config } from '../shared/config/types';
+import { loadConfigJsonFile } from '../shared/config/validate';
 import { clientOptions } from './adapters/clients';
 import { RuntimeConfigError } from './errors';
 
@@ -28,9 +28,15 @@ export interface Runtime {
 
 const topicsSchema = z.record(z.string().min(1), z.string().startsWith('arn:'));
 
-/** The bundled rules file: `TELEALERT_CONFIG_FILE`, else `telealert.yaml` beside the handler. */
+/**
+ * The rules as JSON, which `cdk synth` writes beside the handler from the validated
+ * `telealert.yaml` (the YAML parser would add a third to the bundle; JSON.parse is built in).
+ */
+export const BUNDLED_RULES_FILE = 'telealert.json';
+
+/** The bundled rules: `TELEALERT_CONFIG_FILE` (JSON), else `telealert.json` beside the handler. */
 export function configPath(env: NodeJS.ProcessEnv): string {
-  return env[ENV.configFile] ?? join(env.LAMBDA_TASK_ROOT ?? process.cwd(), 'telealert.yaml');
+  return env[ENV.configFile] ?? join(env.LAMBDA_TASK_ROOT ?? process.cwd(), BUNDLED_RULES_FILE);
 }
 
 /**
@@ -42,7 +48,9 @@ export function configPath(env: NodeJS.ProcessEnv): string {
  *   ConfigError (shared/config) for an invalid rules file.
  */
 export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
-  const config = loadConfigFile(configPath(env));
+  // Validated again at cold start, with the same schemas as at synth: the file may have been
+  // edited in the console or the bundle built by another version.
+  const config = loadConfigJsonFile(configPath(env));
   const tableName = env[ENV.table];
   if (!tableName) throw new RuntimeConfigError(`${ENV.table} is not set: the state table's name`);
   let topics: Record<string, string>;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { handler as liveCalls } from '../../functions/live-calls';
 import { handler as payments } from '../../functions/payments';
+import { readConfigData } from '../../shared/config/load';
 import type { RunSummary } from '../../shared/runner/types';
 import { ManualClock } from '../../simulator/clock';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
@@ -71,8 +72,10 @@ beforeAll(async () => {
   });
   simulator = await startSimulator({ port: 0, scenario: e2eScenario, clock, token: 'token-1' });
   directory = await mkdtemp(join(tmpdir(), 'telealert-e2e-'));
-  const configFile = join(directory, 'telealert.yaml');
-  await writeFile(configFile, rulesFile(simulator.url, TOKEN_PARAMETER));
+  // The bundled runtime reads the rules as JSON, converted at synth.
+  const configFile = join(directory, 'telealert.json');
+  const rules = readConfigData(rulesFile(simulator.url, TOKEN_PARAMETER), 'telealert.yaml');
+  await writeFile(configFile, JSON.stringify(rules));
   process.env.TELEALERT_CONFIG_FILE = configFile;
   process.env.TELEALERT_TABLE = stack.tableName;
   process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);

@@ -17,6 +17,7 @@ import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
 import { RuntimeConfigError } from '../../functions/errors';
 import { createPollerHandler } from '../../functions/handler';
 import { createRuntime } from '../../functions/runtime';
+import { readConfigData } from '../../shared/config/load';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
 import type { RunSummary } from '../../shared/runner/types';
 import { sampleState } from '../ports/fixtures';
@@ -35,7 +36,8 @@ rules:
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'telealert-handler-'));
-  await writeFile(join(directory, 'telealert.yaml'), RULES);
+  // What synth bundles: the rules file as JSON beside the handler.
+  await writeFile(join(directory, 'telealert.json'), JSON.stringify(readConfigData(RULES, 'x')));
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 afterEach(() => {

@@ -1,0 +1,250 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
+import { didYouMean } from './hints';
+import { check } from './issues';
+import { checkRule } from './rules';
+import {
+  apiSchema,
+  CHANNEL_NAME,
+  channelSchema,
+  healthSchema,
+  liveCallsSchema,
+  paymentsSchema,
+  readTimeZone,
+  ruleSchema,
+  sourcesSchema,
+  topLevelSchema,
+} from './schema';
+import type { ChannelConfig, Config, RuleConfig } from './types';
+
+/*
+ * The rules file's checks on plain data, without the YAML parser: the Lambda bundles read the
+ * rules as JSON (converted at synth) and validate them here with the same schemas, so `yaml`
+ * stays out of the bundle (load.ts adds YAML on top for the CLI and synth).
+ */
+
+function isRecord(input: unknown): input is Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Returns the value of a section check, pushing its issues. */
+function take<T>(
+  issues: ConfigIssue[],
+  result: { value?: T; issues: ConfigIssue[] },
+): T | undefined {
+  issues.push(...result.issues);
+  return result.value;
+}
+
+function readChannels(raw: unknown, issues: ConfigIssue[]): Record<string, ChannelConfig> {
+  const channels: Record<string, ChannelConfig> = {};
+  if (raw === undefined) {
+    issues.push({ path: 'channels', message: 'is required: at least one channel to notify' });
+    return channels;
+  }
+  if (!isRecord(raw) || Object.keys(raw).length === 0) {
+    issues.push({
+      path: 'channels',
+      message: 'must be a mapping of channel name to its subscribers',
+    });
+    return channels;
+  }
+  for (const [name, body] of Object.entries(raw)) {
+    const path = name.includes('.') ? `channels[${JSON.stringify(name)}]` : `channels.${name}`;
+    if (!CHANNEL_NAME.test(name)) {
+      issues.push({
+        path,
+        message: 'channel names are 1 to 64 of a-z, 0-9 and - (they name SNS topics)',
+      });
+    }
+    const channel = take(issues, check(channelSchema, body ?? {}, ['channels', name]));
+    if (channel) channels[name] = { name, ...channel };
+  }
+  return channels;
+}
+
+function readRules(
+  raw: unknown,
+  channelNames: ReadonlySet<string>,
+  issues: ConfigIssue[],
+): RuleConfig[] {
+  if (raw === undefined) {
+    issues.push({ path: 'rules', message: 'is required (an empty list [] is allowed)' });
+    return [];
+  }
+  if (!Array.isArray(raw)) {
+    issues.push({ path: 'rules', message: 'must be a list of rules' });
+    return [];
+  }
+  const rules: RuleConfig[] = [];
+  const seen = new Map<string, number>();
+  raw.forEach((body: unknown, index) => {
+    if (!isRecord(body)) {
+      issues.push({
+        path: `rules[${index}]`,
+        message: 'must be a mapping with name, source, notify',
+      });
+      return;
+    }
+    const shape = take(issues, check(ruleSchema, body, ['rules', index]));
+    const checks = checkRule(body, index, channelNames);
+    issues.push(...checks.issues);
+    if (typeof body.name === 'string') {
+      const first = seen.get(body.name);
+      if (first !== undefined) {
+        issues.push({
+          path: `rules[${index}].name`,
+          message: `"${body.name}" is already the name of rules[${first}]`,
+        });
+      } else seen.set(body.name, index);
+    }
+    if (!shape) return;
+    rules.push({
+      name: shape.name,
+      source: shape.source,
+      where: checks.where,
+      ...(checks.count ? { count: checks.count } : {}),
+      groupBy: shape.groupBy ?? [],
+      forMs: shape.for,
+      keepFiringMs: shape.keepFiring,
+      ...(shape.repeat !== undefined ? { repeatMs: shape.repeat } : {}),
+      resolved: shape.resolved,
+      severity: shape.severity,
+      notify: shape.notify,
+      ...(shape.summary !== undefined ? { summary: shape.summary } : {}),
+    });
+  });
+  return rules;
+}
+
+/**
+ * Validates a rules file's data (contract section 1), as YAML or JSON parsing left it, and returns it typed, with defaults filled and
+ * deep-frozen. Synchronous: `cdk synth` calls it.
+ *
+ * Bounds beyond the contract: `api.timeout` 1s..60s; `sources.*.every` whole minutes, 1m..1d;
+ * `samples` 1..60 with at least 5s between samples, and when `samples > 1` `every` at most 10m
+ * (all samples run inside one Lambda invocation, capped at 15 minutes); `lookback` at least
+ * `every` (or payments between two runs would be missed) and at most 31d; `health.after`
+ * 1..100; `for`/`keepFiring` up to 7d; `repeat` 1m..7d. A channel with neither `sms` nor
+ * `email` is allowed: its topic serves programmatic subscribers. `rules: []` is allowed.
+ *
+ * @throws ConfigError listing every issue at once, as `file: path: reason` lines.
+ */
+export function validateConfig(raw: unknown, fileName: string): Config {
+  if (!isRecord(raw)) {
+    const message =
+      raw === null || raw === undefined
+        ? 'the file is empty; it needs at least api, channels and rules'
+        : 'must be a mapping with api, channels and rules';
+    throw new ConfigError(fileName, [{ path: '', message }]);
+  }
+  const issues: ConfigIssue[] = [];
+  take(issues, check(topLevelSchema, raw, []));
+
+  const zone = readTimeZone(raw.timezone);
+  if (!zone.ok) issues.push({ path: 'timezone', message: zone.message });
+  if (raw.api === undefined) {
+    issues.push({ path: 'api', message: 'is required (baseUrl and tokenParameter)' });
+  }
+  const api = raw.api === undefined ? undefined : take(issues, check(apiSchema, raw.api, ['api']));
+  const sources = take(issues, check(sourcesSchema, raw.sources ?? {}, ['sources']));
+  const liveCalls = take(
+    issues,
+    check(liveCallsSchema, sources?.live_calls ?? {}, ['sources', 'live_calls']),
+  );
+  const payments = take(
+    issues,
+    check(paymentsSchema, sources?.payments ?? {}, ['sources', 'payments']),
+  );
+  if (liveCalls && liveCalls.samples > 1) {
+    if (liveCalls.every / liveCalls.samples < 5000) {
+      issues.push({
+        path: 'sources.live_calls.samples',
+        message: 'leaves less than 5s between samples',
+      });
+    }
+    if (liveCalls.every > 600_000) {
+      issues.push({
+        path: 'sources.live_calls.every',
+        message: 'must be at most 10m when samples > 1 (one run spans every sample)',
+      });
+    }
+  }
+  if (payments && payments.lookback < payments.every) {
+    issues.push({
+      path: 'sources.payments.lookback',
+      message: 'must be at least every, or payments made between two runs are missed',
+    });
+  }
+
+  const channels = readChannels(raw.channels, issues);
+  const channelNames = new Set(isRecord(raw.channels) ? Object.keys(raw.channels) : []);
+  const health = take(issues, check(healthSchema, raw.health ?? {}, ['health']));
+  health?.notify?.forEach((name, i) => {
+    if (!channelNames.has(name)) {
+      const hint = didYouMean(name, channelNames);
+      issues.push({ path: `health.notify[${i}]`, message: `no channel named "${name}"${hint}` });
+    }
+  });
+  const rules = readRules(raw.rules, channelNames, issues);
+
+  if (issues.length > 0 || !api || !liveCalls || !payments || !health || !zone.ok) {
+    throw new ConfigError(fileName, issues);
+  }
+  return deepFreeze({
+    timezone: zone.value,
+    api: { baseUrl: api.baseUrl, tokenParameter: api.tokenParameter, timeoutMs: api.timeout },
+    sources: {
+      live_calls: { everyMs: liveCalls.every, samples: liveCalls.samples, query: liveCalls.query },
+      payments: { everyMs: payments.every, lookbackMs: payments.lookback },
+    },
+    health: { after: health.after, notify: health.notify ?? Object.keys(channels) },
+    channels,
+    rules,
+  });
+}
+
+/**
+ * Reads and validates a rules file written as JSON (what the stack bundles beside each handler).
+ * Issues name the file by its base name.
+ *
+ * @throws ConfigReadError when the file cannot be read; ConfigError when it is not JSON or invalid.
+ */
+export function loadConfigJsonFile(path: string): Config {
+  const fileName = basename(path);
+  const text = readRulesText(path);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(fileName, [{ path: '', message: `JSON: ${(error as Error).message}` }], {
+      cause: error,
+    });
+  }
+  return validateConfig(data, fileName);
+}
+
+/**
+ * The text of a rules file.
+ *
+ * @throws ConfigReadError when the file cannot be read.
+ */
+export function readRulesText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? `${path} does not exist` : `${path}: ${String(code ?? error)}`;
+    throw new ConfigReadError(basename(path), reason, { cause: error });
+  }
+}
