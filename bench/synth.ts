@@ -19,7 +19,11 @@ export interface BundledAsset {
  * `cdk synth` (the CLI would only add the app entry around it).
  */
 export function synthesize(configFile: string, outdir: string, bundleAwsSdk: boolean) {
-  const app = new App({ outdir });
+  // The CLI sets these; the bundles are found through the asset metadata they enable.
+  const app = new App({
+    outdir,
+    context: { 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:enable-path-metadata': true },
+  });
   new TelealertStack(app, 'Telealert', {
     alerting: { configFile: resolve(configFile), bundleAwsSdk },
   });

@@ -1,0 +1,265 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
+import { createPollerHandler, type PollerWiring } from '../functions/handler';
+import { readConfigData } from '../shared/config/load';
+import type { Config, SourceName } from '../shared/config/types';
+import { validateConfig } from '../shared/config/validate';
+import { planRequests } from '../shared/engine/plan';
+import type { RunSummary } from '../shared/runner/types';
+import { startSimulator } from '../simulator/server';
+import { createFakeStack, type FakeStack } from '../test/e2e/aws';
+import { type Moto, startMoto } from '../test/e2e/moto';
+import { median, round } from './stats';
+
+const TOKEN = 'bench-token';
+const TOKEN_PARAMETER = '/bench/api-token';
+
+/** The AWS side on loopback: moto with the stack's table, topics and token, and the simulator. */
+export interface Loopback {
+  readonly moto: Moto;
+  readonly stack: FakeStack;
+  readonly simulatorUrl: string;
+  requests(): number;
+  /** The shipped rules, pointed at the simulator and the bench's token parameter. */
+  rules(samples?: number): Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+export async function startLoopback(rulesText: string): Promise<Loopback> {
+  const moto = await startMoto();
+  moto.applyEnv();
+  const data = readConfigData(rulesText, 'telealert.yaml') as Record<string, unknown>;
+  const channels = Object.fromEntries(
+    Object.keys(data.channels as object).map((name) => [name, {}]),
+  );
+  const stack = await createFakeStack({
+    prefix: 'bench',
+    channels,
+    tokenParameter: TOKEN_PARAMETER,
+    token: TOKEN,
+  });
+  const simulator = await startSimulator({ port: 0, token: TOKEN, scenario: 'busy-evening' });
+  return {
+    moto,
+    stack,
+    simulatorUrl: simulator.url,
+    requests: () => simulator.requests.length,
+    rules(samples) {
+      const sources = structuredClone(data.sources) as Record<string, Record<string, unknown>>;
+      if (samples !== undefined && sources.live_calls) sources.live_calls.samples = samples;
+      return {
+        ...data,
+        api: { ...(data.api as object), baseUrl: simulator.url, tokenParameter: TOKEN_PARAMETER },
+        sources,
+      };
+    },
+    async stop() {
+      await simulator.close();
+      stack.destroy();
+      await moto.stop();
+    },
+  };
+}
+
+function lambdaContext(): Context {
+  return {
+    awsRequestId: 'bench',
+    functionName: 'bench',
+    getRemainingTimeInMillis: () => 55_000,
+  } as unknown as Context;
+}
+
+export interface WarmFigure {
+  readonly source: SourceName;
+  readonly runs: number;
+  readonly wallMs: number;
+  readonly samples: number;
+  readonly apiRequests: number;
+  readonly expectedApiRequests: number;
+  readonly dynamodbCalls: number;
+  readonly snsCalls: number;
+  readonly expectedSnsCalls: number;
+  readonly ssmCalls: number;
+  readonly notifications: number;
+}
+
+type Counted = { dynamodb: number; sns: number; ssm: number };
+
+/** `PublishBatch` calls owed for notifications: per topic, by 10. */
+export function snsCallsFor(
+  notifications: readonly { readonly channels: readonly string[] }[],
+): number {
+  const perChannel = new Map<string, number>();
+  for (const n of notifications) {
+    for (const c of n.channels) perChannel.set(c, (perChannel.get(c) ?? 0) + 1);
+  }
+  let calls = 0;
+  for (const count of perChannel.values()) calls += Math.ceil(count / 10);
+  return calls;
+}
+
+/**
+ * Warm runs of the real handler (middy, Powertools, the AWS adapters) in this process against
+ * the simulator and moto: the first invocation sets the container up, the next `runs` are
+ * timed. The SDK clients count their calls with a middleware; sleeping between samples is
+ * skipped (it is billed, see the cost section, but is not work).
+ */
+export async function measureWarm(
+  loopback: Loopback,
+  directory: string,
+  source: SourceName,
+  runs: number,
+): Promise<WarmFigure> {
+  const file = join(directory, `warm-${source}.json`);
+  const rules = loopback.rules();
+  writeFileSync(file, JSON.stringify(rules));
+  const config: Config = validateConfig(rules, 'warm.json');
+  const counts: Counted = { dynamodb: 0, sns: 0, ssm: 0 };
+  let sent: { channels: readonly string[] }[] = [];
+  const count = (wiring: PollerWiring): PollerWiring => {
+    for (const name of ['dynamodb', 'sns', 'ssm'] as const) {
+      wiring.runtime[name].middlewareStack.add(
+        (next) => async (args) => {
+          counts[name] += 1;
+          return next(args);
+        },
+        { step: 'initialize', name: `benchCount-${name}` },
+      );
+    }
+    const publisher = wiring.publisher;
+    return {
+      ...wiring,
+      publisher: {
+        publish: (notifications) => {
+          sent.push(...notifications);
+          return publisher.publish(notifications);
+        },
+      },
+    };
+  };
+  const handler = createPollerHandler(source, {
+    logger: new Logger({ logLevel: 'SILENT' }),
+    sleep: async () => {},
+    wire: count,
+    env: {
+      ...process.env,
+      TELEALERT_CONFIG_FILE: file,
+      TELEALERT_TABLE: loopback.stack.tableName,
+      TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
+    },
+  }) as unknown as (event: object, context: Context) => Promise<RunSummary>;
+  await handler({ id: 'cold' }, lambdaContext());
+  const times: number[] = [];
+  let last = { ...counts, requests: 0, samples: 0, notifications: 0, sns: 0, expectedSns: 0 };
+  for (let run = 0; run < runs; run += 1) {
+    const before = { ...counts, requests: loopback.requests() };
+    sent = [];
+    const start = performance.now();
+    const summary = await handler({ id: `warm-${run}` }, lambdaContext());
+    times.push(performance.now() - start);
+    last = {
+      dynamodb: counts.dynamodb - before.dynamodb,
+      sns: counts.sns - before.sns,
+      ssm: counts.ssm - before.ssm,
+      requests: loopback.requests() - before.requests,
+      samples: summary.samples,
+      notifications: sent.length,
+      expectedSns: snsCallsFor(sent),
+    };
+  }
+  const perSample = planRequests(config, source, Date.now()).length;
+  return {
+    source,
+    runs,
+    wallMs: round(median(times), 1),
+    samples: last.samples,
+    apiRequests: last.requests,
+    expectedApiRequests: perSample * last.samples,
+    dynamodbCalls: last.dynamodb,
+    snsCalls: last.sns,
+    expectedSnsCalls: last.expectedSns,
+    ssmCalls: last.ssm,
+    notifications: last.notifications,
+  };
+}
+
+export interface ColdFigure {
+  readonly source: string;
+  readonly sdk: 'bundled' | 'external';
+  readonly bytes: number;
+  readonly runs: number;
+  readonly coldMs: number;
+  readonly bareMs: number;
+  readonly ratio: number;
+}
+
+/** One fresh `node` importing the bundle and invoking its handler once; milliseconds. */
+function coldOnce(file: string, env: NodeJS.ProcessEnv): number {
+  const script = `
+const start = performance.now();
+const { handler } = await import(${JSON.stringify(`file://${file}`)});
+await handler({ id: 'cold' }, { awsRequestId: 'cold', functionName: 'bench',
+  getRemainingTimeInMillis: () => 55000 });
+process.stdout.write(String(performance.now() - start));`;
+  const started = performance.now();
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env,
+    encoding: 'utf8',
+  });
+  const elapsed = performance.now() - started;
+  if (child.status !== 0) throw new Error(`cold start of ${file} failed: ${child.stderr}`);
+  return elapsed;
+}
+
+/** A fresh `node -e 0`: the floor any process start pays. */
+export function bareStartMs(runs: number): number {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const started = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/**
+ * Cold start proxy of one bundle: the median wall time of a fresh process that imports it and
+ * runs one invocation (one sample) against the simulator and moto, next to a bare start.
+ * Bundles built without the SDK sit under node_modules so that `@aws-sdk/*` resolves there, as
+ * the Lambda runtime provides it.
+ */
+export function measureCold(
+  loopback: Loopback,
+  directory: string,
+  asset: { source: string; file: string; bytes: number },
+  sdk: 'bundled' | 'external',
+  runs: number,
+  bareMs: number,
+): ColdFigure {
+  mkdirSync(directory, { recursive: true });
+  const rulesFile = join(directory, `cold-${asset.source}.json`);
+  writeFileSync(rulesFile, JSON.stringify(loopback.rules(1)));
+  const env = {
+    ...process.env,
+    TELEALERT_CONFIG_FILE: rulesFile,
+    TELEALERT_TABLE: loopback.stack.tableName,
+    TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
+  const times: number[] = [];
+  for (let run = 0; run < runs; run += 1) times.push(coldOnce(asset.file, env));
+  const coldMs = median(times);
+  return {
+    source: asset.source,
+    sdk,
+    bytes: asset.bytes,
+    runs,
+    coldMs: round(coldMs, 1),
+    bareMs: round(bareMs, 1),
+    ratio: round(coldMs / bareMs),
+  };
+}

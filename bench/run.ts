@@ -1,0 +1,199 @@
+/*
+ * `npm run bench [-- --json]`: the figures of issue 6 and their budgets. Starts moto and the
+ * simulator on loopback, synthesizes the stack twice (SDK bundled and external) into a scratch
+ * directory under node_modules (so external bundles resolve @aws-sdk there, as on Lambda),
+ * and removes all of it at the end. Prints a table, or one JSON object with `--json`.
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { bareStartMs, measureCold, measureWarm, startLoopback } from './aws';
+import { billedMsPerRun, monthlyCost, PRICES } from './cost';
+import { measureMemory } from './memory';
+import { LIVE_CALLS_COUNT, measureProcessing, PAYMENTS_COUNT } from './processing';
+import { benchConfig } from './rules';
+import { round } from './stats';
+import { synthesize } from './synth';
+
+const RULES_FILE = 'telealert.yaml';
+const RUNS = 5;
+const json = process.argv.includes('--json');
+const log = (line: string) => {
+  if (!json) process.stderr.write(`${line}\n`);
+};
+
+interface Budget {
+  readonly name: string;
+  readonly limit: string;
+  readonly value: string;
+  readonly pass: boolean;
+}
+const budgets: Budget[] = [];
+function budget(name: string, value: number | string, limit: string, pass: boolean) {
+  budgets.push({ name, value: String(value), limit, pass });
+}
+
+const scratch = join(process.cwd(), 'node_modules', '.cache', 'telealert-bench');
+rmSync(scratch, { recursive: true, force: true });
+mkdirSync(scratch, { recursive: true });
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+const startedAt = performance.now();
+const config = benchConfig(RULES_FILE);
+const shipped = benchConfig(RULES_FILE, 0);
+const nowMs = Date.now();
+
+log('1/5 processing...');
+const processing = [
+  measureProcessing(config, 'payments', PAYMENTS_COUNT, nowMs, RUNS),
+  measureProcessing(config, 'live_calls', LIVE_CALLS_COUNT, nowMs, RUNS),
+];
+for (const p of processing) budget(`processing ratio, ${p.body}`, p.ratio, '<= 2.0', p.ratio <= 2);
+
+log('2/5 memory...');
+const memory = measureMemory(scratch, nowMs, config.timezone);
+budget('peak RSS, 100k payments (MB)', memory.peakRssMb, '<= 200', memory.peakRssMb <= 200);
+
+log('3/5 bundles and cold start...');
+const loopback = await startLoopback(readFileSync(RULES_FILE, 'utf8'));
+let result: Record<string, unknown>;
+try {
+  const bare = bareStartMs(RUNS * 2);
+  const cold = [];
+  for (const sdk of ['bundled', 'external'] as const) {
+    const assets = synthesize(RULES_FILE, join(scratch, `cdk.out-${sdk}`), sdk === 'bundled');
+    for (const asset of assets) {
+      const figure = measureCold(loopback, scratch, asset, sdk, RUNS, bare);
+      cold.push(figure);
+      const limitKb = sdk === 'bundled' ? 350 : 120;
+      const kb = round(figure.bytes / 1024, 1);
+      budget(`bundle ${asset.source}, SDK ${sdk} (KB)`, kb, `<= ${limitKb}`, kb <= limitKb);
+      budget(
+        `cold start ${asset.source}, SDK ${sdk} (x bare node)`,
+        figure.ratio,
+        '<= 3.0',
+        figure.ratio <= 3,
+      );
+    }
+  }
+
+  log('4/5 warm runs...');
+  const warm = [
+    await measureWarm(loopback, scratch, 'live_calls', RUNS),
+    await measureWarm(loopback, scratch, 'payments', RUNS),
+  ];
+  for (const w of warm) {
+    budget(
+      `API requests, ${w.source} warm run`,
+      w.apiRequests,
+      `= ${w.expectedApiRequests}`,
+      w.apiRequests === w.expectedApiRequests,
+    );
+    budget(
+      `SNS calls, ${w.source} (${w.notifications} notifications)`,
+      w.snsCalls,
+      `= ${w.expectedSnsCalls}`,
+      w.snsCalls === w.expectedSnsCalls,
+    );
+    budget(`SSM calls, ${w.source} warm run`, w.ssmCalls, '= 0', w.ssmCalls === 0);
+  }
+
+  log('5/5 cost...');
+  const memoryMb = 256;
+  const cost = warm.map((w) => {
+    const source = w.source;
+    const every = shipped.sources[source].everyMs;
+    return monthlyCost(source, every, memoryMb, {
+      billedMs: billedMsPerRun(shipped, source, w.wallMs),
+      dynamodbCalls: w.dynamodbCalls,
+      snsPublishes: 0,
+    });
+  });
+  const totalUsd = round(
+    cost.reduce((sum, c) => sum + c.totalUsd, 0),
+    4,
+  );
+  budget('monthly cost, default rules (USD)', totalUsd, '<= 0.50', totalUsd <= 0.5);
+  const oneSample = warm
+    .filter((w) => w.source === 'live_calls')
+    .map((w) =>
+      monthlyCost('live_calls (samples: 1)', 60_000, memoryMb, {
+        billedMs: w.wallMs / Math.max(1, w.samples),
+        dynamodbCalls: w.dynamodbCalls / Math.max(1, w.samples),
+        snsPublishes: 0,
+      }),
+    );
+
+  result = {
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      platform: `${process.platform}-${process.arch}`,
+    },
+    processing,
+    memory,
+    coldStart: { bareNodeMs: round(bare, 1), functions: cold },
+    warm,
+    cost: { prices: PRICES, memoryMb, sources: cost, totalUsd, liveCallsWithOneSample: oneSample },
+    budgets,
+    benchSeconds: 0,
+  };
+} finally {
+  await loopback.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
+result.benchSeconds = round((performance.now() - startedAt) / 1000, 1);
+
+if (json) {
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+} else {
+  process.stdout.write(`${renderTables(result)}\n`);
+}
+process.exitCode = budgets.every((b) => b.pass) ? 0 : 1;
+
+function table(title: string, rows: readonly Record<string, unknown>[]): string {
+  const first = rows[0];
+  if (!first) return `${title}\n  (none)`;
+  const columns = Object.keys(first).filter((key) => typeof first[key] !== 'object');
+  const cells = rows.map((row) => columns.map((column) => String(row[column] ?? '')));
+  const widths = columns.map((column, i) =>
+    Math.max(column.length, ...cells.map((cell) => (cell[i] ?? '').length)),
+  );
+  const line = (values: readonly string[]) =>
+    `  ${values.map((value, i) => value.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd();
+  return [title, line(columns), ...cells.map(line)].join('\n');
+}
+
+function renderTables(r: Record<string, unknown>): string {
+  const cold = r.coldStart as { bareNodeMs: number; functions: Record<string, unknown>[] };
+  const cost = r.cost as { sources: Record<string, unknown>[]; totalUsd: number };
+  const oneSample = (r.cost as { liveCallsWithOneSample: Record<string, unknown>[] })
+    .liveCallsWithOneSample;
+  return [
+    `machine: ${JSON.stringify(r.machine)}`,
+    '',
+    table(
+      '1. processing (median ms: JSON.parse vs parse + read + evaluate)',
+      processing as unknown as Record<string, unknown>[],
+    ),
+    '',
+    table('2. memory (MB)', [memory as unknown as Record<string, unknown>]),
+    '',
+    table(`3. cold start (bare node -e 0: ${cold.bareNodeMs} ms)`, cold.functions),
+    '',
+    table('4. warm run (median ms, calls in one run)', r.warm as Record<string, unknown>[]),
+    '',
+    table(
+      `5. monthly cost, USD (prices ${PRICES.region}, ${PRICES.takenOn}; total ${cost.totalUsd})`,
+      [...cost.sources, ...oneSample],
+    ),
+    '',
+    table(
+      'budgets',
+      budgets.map((b) => ({ ...b, pass: b.pass ? 'PASS' : 'FAIL' })),
+    ),
+    '',
+    `bench took ${r.benchSeconds} s`,
+  ].join('\n');
+}
