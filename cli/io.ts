@@ -9,14 +9,26 @@ export interface Io {
   readonly isTty: boolean;
 }
 
-/** The real process's streams, environment and Ctrl-C. */
+/**
+ * The real process's streams, environment and Ctrl-C. A reader that goes away (`telealert poll
+ * | head -1`) stops the command as Ctrl-C would, quietly, as Unix tools do, instead of an
+ * unhandled EPIPE with a stack trace.
+ */
 export function processIo(): Io {
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  let stdoutOpen = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    stdoutOpen = false;
+    stop();
+  });
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => {
+      if (stdoutOpen) process.stdout.write(text);
+    },
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -14,5 +15,24 @@ describe('Bin: cli/bin.js', () => {
       timeout: 60_000,
     });
     expect(stdout).toBe('telealert.yaml: ok (4 rules, 2 channels, timezone Asia/Kolkata)\n');
+  }, 90_000);
+});
+
+describe('Bin: a reader that goes away', () => {
+  it('stops the demo quietly, exit 0 and no stack trace, when stdout is closed (| head)', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(REPO_ROOT, 'cli/bin.js'), 'demo', '--json', '--speed', '300', '--stop-after', '60s'],
+      { cwd: REPO_ROOT, env: { ...process.env, TELEALERT_DEBUG: '' } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stderr).not.toMatch(/EPIPE/);
   }, 90_000);
 });
