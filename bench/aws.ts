@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -191,27 +191,51 @@ export interface ColdFigure {
   readonly sdk: 'bundled' | 'external';
   readonly bytes: number;
   readonly runs: number;
+  /** Spawn to the first invocation's return. */
   readonly coldMs: number;
+  /** Of which the bundle's import (module evaluation, no I/O). */
+  readonly importMs: number;
   readonly bareMs: number;
   readonly ratio: number;
 }
 
-/** One fresh `node` importing the bundle and invoking its handler once; milliseconds. */
-function coldOnce(file: string, env: NodeJS.ProcessEnv): number {
+/**
+ * One fresh `node` importing the bundle and invoking its handler once; milliseconds from spawn
+ * to the handler's return (the child then exits at once instead of waiting for the SDK's
+ * keep-alive sockets). Asynchronous: the simulator answering it lives in this process.
+ */
+async function coldOnce(
+  file: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ totalMs: number; importMs: number }> {
   const script = `
-const start = performance.now();
+const started = performance.now();
 const { handler } = await import(${JSON.stringify(`file://${file}`)});
-await handler({ id: 'cold' }, { awsRequestId: 'cold', functionName: 'bench',
+const importMs = performance.now() - started;
+const summary = await handler({ id: 'cold' }, { awsRequestId: 'cold', functionName: 'bench',
   getRemainingTimeInMillis: () => 55000 });
-process.stdout.write(String(performance.now() - start));`;
+process.stdout.write(JSON.stringify({ ...summary, importMs }), () => process.exit(0));`;
   const started = performance.now();
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     env,
-    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const elapsed = performance.now() - started;
-  if (child.status !== 0) throw new Error(`cold start of ${file} failed: ${child.stderr}`);
-  return elapsed;
+  const summary =
+    code === 0 ? (JSON.parse(stdout) as { failures?: number; importMs: number }) : undefined;
+  if (!summary || summary.failures !== 0) {
+    throw new Error(`cold start of ${file} failed (${code}): ${stdout} ${stderr.slice(-2000)}`);
+  }
+  return { totalMs: elapsed, importMs: summary.importMs };
 }
 
 /** A fresh `node -e 0`: the floor any process start pays. */
@@ -231,14 +255,14 @@ export function bareStartMs(runs: number): number {
  * Bundles built without the SDK sit under node_modules so that `@aws-sdk/*` resolves there, as
  * the Lambda runtime provides it.
  */
-export function measureCold(
+export async function measureCold(
   loopback: Loopback,
   directory: string,
   asset: { source: string; file: string; bytes: number },
   sdk: 'bundled' | 'external',
   runs: number,
   bareMs: number,
-): ColdFigure {
+): Promise<ColdFigure> {
   mkdirSync(directory, { recursive: true });
   const rulesFile = join(directory, `cold-${asset.source}.json`);
   writeFileSync(rulesFile, JSON.stringify(loopback.rules(1)));
@@ -251,7 +275,12 @@ export function measureCold(
     POWERTOOLS_METRICS_DISABLED: 'true',
   };
   const times: number[] = [];
-  for (let run = 0; run < runs; run += 1) times.push(coldOnce(asset.file, env));
+  const imports: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const { totalMs, importMs } = await coldOnce(asset.file, env);
+    times.push(totalMs);
+    imports.push(importMs);
+  }
   const coldMs = median(times);
   return {
     source: asset.source,
@@ -259,6 +288,7 @@ export function measureCold(
     bytes: asset.bytes,
     runs,
     coldMs: round(coldMs, 1),
+    importMs: round(median(imports), 1),
     bareMs: round(bareMs, 1),
     ratio: round(coldMs / bareMs),
   };

@@ -63,7 +63,7 @@ try {
   for (const sdk of ['bundled', 'external'] as const) {
     const assets = synthesize(RULES_FILE, join(scratch, `cdk.out-${sdk}`), sdk === 'bundled');
     for (const asset of assets) {
-      const figure = measureCold(loopback, scratch, asset, sdk, RUNS, bare);
+      const figure = await measureCold(loopback, scratch, asset, sdk, RUNS, bare);
       cold.push(figure);
       const limitKb = sdk === 'bundled' ? 350 : 120;
       const kb = round(figure.bytes / 1024, 1);

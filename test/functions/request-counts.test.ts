@@ -1,0 +1,164 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import type { Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPollerHandler, type PollerWiring } from '../../functions/handler';
+import type { SourceName } from '../../shared/config/types';
+import type { RunSummary } from '../../shared/runner/types';
+import { type RunningSimulator, startSimulator } from '../../simulator/server';
+
+/*
+ * The call counts issue 6 budgets (the bench prints them; these pin them): per run, one API
+ * request per source per sample (payments: one per distinct pushed-down amount comparison),
+ * one SNS PublishBatch per topic per 10 notifications, no SSM call once the token is cached.
+ */
+
+const TOKEN = 'counts-token';
+const dynamodb = mockClient(DynamoDBClient);
+const sns = mockClient(SNSClient);
+const ssm = mockClient(SSMClient);
+let simulator: RunningSimulator;
+let directory: string;
+
+function rules(baseUrl: string) {
+  return {
+    api: { baseUrl, tokenParameter: '/counts/api-token' },
+    sources: { live_calls: { every: '1m', samples: 2 } },
+    channels: { oncall: { sms: ['+15550100'] }, finance: { email: ['f@example.com'] } },
+    rules: [
+      // Every live call is its own alert: a crowd of notifications on the first run.
+      {
+        name: 'any-call',
+        source: 'live_calls',
+        where: { direction: ['inbound', 'outbound'] },
+        notify: ['oncall', 'finance'],
+      },
+      { name: 'big', source: 'payments', where: { amount_paid: '> 15000' }, notify: ['finance'] },
+      {
+        name: 'bigger',
+        source: 'payments',
+        where: { amount_paid: '>= 19000' },
+        notify: ['finance'],
+      },
+      {
+        name: 'big-again',
+        source: 'payments',
+        where: { amount_paid: '> 15000.00', status: 'pending' },
+        notify: ['oncall'],
+      },
+    ],
+  };
+}
+
+const context = {
+  awsRequestId: 'req',
+  functionName: 'poller',
+  getRemainingTimeInMillis: () => 55_000,
+} as unknown as Context;
+
+function poller(source: SourceName, wire?: (wiring: PollerWiring) => PollerWiring) {
+  const handler = createPollerHandler(source, {
+    ...(wire ? { wire } : {}),
+    env: {
+      AWS_REGION: 'us-east-1',
+      TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
+      TELEALERT_TABLE: 'state',
+      TELEALERT_TOPICS: JSON.stringify({
+        oncall: 'arn:aws:sns:us-east-1:1:oncall',
+        finance: 'arn:aws:sns:us-east-1:1:finance',
+      }),
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
+    logger: new Logger({ logLevel: 'SILENT' }),
+    sleep: async () => {},
+  });
+  return async () => (await handler({}, context)) as RunSummary;
+}
+
+const requestsTo = (path: string) => simulator.requests.filter((r) => r.path === path).length;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ port: 0, token: TOKEN, scenario: 'quiet' });
+  directory = await mkdtemp(join(tmpdir(), 'telealert-counts-'));
+  await writeFile(join(directory, 'telealert.json'), JSON.stringify(rules(simulator.url)));
+});
+afterAll(async () => {
+  await simulator.close();
+  await rm(directory, { recursive: true, force: true });
+});
+beforeEach(() => {
+  ssm.on(GetParameterCommand).resolves({ Parameter: { Value: TOKEN } });
+  dynamodb.on(GetItemCommand).resolves({});
+  dynamodb.on(UpdateItemCommand).resolves({});
+  sns.on(PublishBatchCommand).resolves({});
+});
+afterEach(() => {
+  dynamodb.reset();
+  sns.reset();
+  ssm.reset();
+});
+
+describe('Function: createPollerHandler (request counts)', () => {
+  it('makes one live calls request per sample and no SSM call once warm', async () => {
+    const run = poller('live_calls');
+    const before = requestsTo('/v1/live_calls');
+    expect(await run()).toMatchObject({ samples: 2 });
+    expect(requestsTo('/v1/live_calls') - before).toBe(2);
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
+
+    ssm.resetHistory();
+    expect(await run()).toMatchObject({ samples: 2 });
+    expect(requestsTo('/v1/live_calls') - before).toBe(4);
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(0);
+  });
+
+  it('makes one payments request per distinct pushed-down amount comparison', async () => {
+    const run = poller('payments');
+    const before = simulator.requests.length;
+    await run();
+    const made = simulator.requests.slice(before).filter((r) => r.path.includes('payments'));
+    // `> 15000` and `> 15000.00` are one comparison; `>= 19000` is another.
+    expect(made.map((r) => `${r.query.operator} ${r.query.amount}`).sort()).toEqual([
+      '> 15000',
+      '>= 19000',
+    ]);
+  });
+
+  it('publishes one batch per topic per 10 notifications', async () => {
+    simulator.setFault('live_calls', { kind: 'large', count: 23 });
+    const published: number[] = [];
+    try {
+      const summary = await poller('live_calls', (wiring) => ({
+        ...wiring,
+        publisher: {
+          publish: (notifications) => {
+            published.push(notifications.length);
+            return wiring.publisher.publish(notifications);
+          },
+        },
+      }))();
+      expect(Math.max(...published)).toBeGreaterThan(10);
+      expect(summary.sent).toBe(published.reduce((a, b) => a + b, 0));
+      const perTopic = new Map<string, number>();
+      for (const call of sns.commandCalls(PublishBatchCommand)) {
+        const { TopicArn = '', PublishBatchRequestEntries = [] } = call.args[0].input;
+        expect(PublishBatchRequestEntries.length).toBeLessThanOrEqual(10);
+        perTopic.set(TopicArn, (perTopic.get(TopicArn) ?? 0) + 1);
+      }
+      // Every notification goes to both channels' topics: ceil(n / 10) calls each, per publish.
+      const expected = published.reduce((sum, n) => sum + Math.ceil(n / 10), 0);
+      expect(Object.fromEntries(perTopic)).toEqual({
+        'arn:aws:sns:us-east-1:1:oncall': expected,
+        'arn:aws:sns:us-east-1:1:finance': expected,
+      });
+    } finally {
+      simulator.setFault('live_calls', undefined);
+    }
+  });
+});
