@@ -20,7 +20,8 @@ export const METRIC = {
 /**
  * Turns the runner's events into structured logs and EMF metrics (namespace and service are
  * the `Metrics` instance's; every metric carries the `source` dimension). Logs carry ids, rules
- * and reasons, never a token or a record's raw body.
+ * and reasons, never a token or a record's raw body. `PollSucceeded` counts samples whose poll
+ * succeeded and whose state was committed (the `committed` event), not successful polls alone.
  */
 export function createObserver(logger: Logger, metrics: Metrics, source: SourceName): RunObserver {
   const single = (dimensions: Record<string, string>) => {
@@ -49,7 +50,6 @@ export function createObserver(logger: Logger, metrics: Metrics, source: SourceN
             logger.warn('poll failed', { sample: event.sample, failure: event.failure });
             return;
           }
-          metrics.addMetric(METRIC.pollSucceeded, MetricUnit.Count, 1);
           metrics.addMetric(METRIC.recordsSkipped, MetricUnit.Count, event.skipped);
           recordGauges(event.records);
           logger.info('poll succeeded', {
@@ -58,6 +58,11 @@ export function createObserver(logger: Logger, metrics: Metrics, source: SourceN
             skipped: event.skipped,
             ...(event.skipReasons.length > 0 ? { skipReasons: event.skipReasons } : {}),
           });
+          return;
+        case 'committed':
+          // The heartbeat the dead-man's switch watches: a poll that succeeded is only healthy
+          // once its state is written, so a store that rejects every write stops it.
+          if (event.pollOk) metrics.addMetric(METRIC.pollSucceeded, MetricUnit.Count, 1);
           return;
         case 'sent':
           for (const n of event.notifications) {

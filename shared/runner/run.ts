@@ -110,6 +110,13 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
       }
     }
     stored = outcome.stored;
+    emit({
+      type: 'committed',
+      sample,
+      revision: stored.revision,
+      pollOk: poll.ok,
+      owed: outcome.notifications.length,
+    });
     for (const n of outcome.notifications) owedLeft.add(n.id);
     await deliver(sample, outcome.notifications);
   }

@@ -30,6 +30,16 @@ export type RunEvent =
     }
   | { readonly type: 'conflict'; readonly sample: number; readonly retried: boolean }
   | {
+      /** A sample's evaluation was written to the store (after its `poll`, before its `sent`). */
+      readonly type: 'committed';
+      readonly sample: number;
+      readonly revision: number;
+      /** Whether the sample's poll succeeded: only then is the source healthy end to end. */
+      readonly pollOk: boolean;
+      /** Notifications recorded owed by this commit. */
+      readonly owed: number;
+    }
+  | {
       readonly type: 'sent';
       readonly sample: number | 'owed';
       readonly notifications: readonly Notification[];

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ApiHttpError } from '../../shared/api/errors';
 import type { ApiRequest } from '../../shared/api/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
-import { StateConflictError, TokenUnavailableError } from '../../shared/ports/errors';
+import {
+  StateConflictError,
+  StateStoreError,
+  TokenUnavailableError,
+} from '../../shared/ports/errors';
 import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
 import type { Publisher, StateStore } from '../../shared/ports/types';
 import type { ApiRecord, ParsedBatch } from '../../shared/records/types';
@@ -155,6 +159,43 @@ describe('Function: runSource', () => {
     expect(publisher.published.map((n) => n.status)).toEqual(['firing']);
     expect(summary).toMatchObject({ sent: 0, conflicts: 0 });
     expect(events).toContainEqual({ type: 'conflict', sample: 0, retried: true });
+  });
+
+  it('reports each committed sample after its poll and before its notifications go out', async () => {
+    const clock = manualClock();
+    let answers = 0;
+    const client = fakeClient(clock, () =>
+      answers++ === 0
+        ? [call('c1'), call('c2')]
+        : new ApiHttpError({ endpoint: 'live_calls', status: 500, reason: 'server error' }),
+    );
+    const { run, events } = options({ client, ...clock });
+    await runSource(run);
+    await runSource({ ...run, deadlineMs: clock.now() + MINUTE });
+    const order = events
+      .filter((e) => e.type === 'poll' || e.type === 'committed' || e.type === 'sent')
+      .map((e) => (e.type === 'committed' ? [e.type, e.revision, e.pollOk, e.owed] : [e.type]));
+    expect(order).toEqual([
+      ['poll'],
+      ['committed', 1, true, 1],
+      ['sent'],
+      ['poll'],
+      ['committed', 2, false, 0],
+    ]);
+  });
+
+  it('reports no commit when the store cannot write the state', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1')]);
+    const broken: StateStore = {
+      load: async () => ({ state: undefined, revision: 0, owed: [] }),
+      markSent: async () => {},
+      commit: async () => Promise.reject(new StateStoreError('item too large')),
+    };
+    const { run, events } = options({ client, ...clock, store: broken });
+    await expect(runSource(run)).rejects.toThrow(StateStoreError);
+    expect(events.map((e) => e.type)).toContain('poll');
+    expect(events.map((e) => e.type)).not.toContain('committed');
   });
 
   it('gives up a sample after losing twice', async () => {
