@@ -232,7 +232,7 @@ process.stdout.write(JSON.stringify({ ...summary, importMs }), () => process.exi
   const elapsed = performance.now() - started;
   const summary =
     code === 0 ? (JSON.parse(stdout) as { failures?: number; importMs: number }) : undefined;
-  if (!summary || summary.failures !== 0) {
+  if (summary?.failures !== 0) {
     throw new Error(`cold start of ${file} failed (${code}): ${stdout} ${stderr.slice(-2000)}`);
   }
   return { totalMs: elapsed, importMs: summary.importMs };

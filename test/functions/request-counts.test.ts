@@ -2,7 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { Context } from 'aws-lambda';
@@ -94,8 +101,12 @@ afterAll(async () => {
 });
 beforeEach(() => {
   ssm.on(GetParameterCommand).resolves({ Parameter: { Value: TOKEN } });
+  // An empty table, whichever reads and writes the state store uses.
   dynamodb.on(GetItemCommand).resolves({});
+  dynamodb.on(QueryCommand).resolves({ Items: [] });
   dynamodb.on(UpdateItemCommand).resolves({});
+  dynamodb.on(DeleteItemCommand).resolves({});
+  dynamodb.on(BatchWriteItemCommand).resolves({});
   sns.on(PublishBatchCommand).resolves({});
 });
 afterEach(() => {
