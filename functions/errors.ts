@@ -1,3 +1,6 @@
+import type { SourceName } from '../shared/config/types';
+import { StateStoreError } from '../shared/ports/errors';
+
 /** Base class of the deployed runtime's errors (Lambda wiring and AWS adapters). */
 export class RuntimeError extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -11,5 +14,29 @@ export class RuntimeConfigError extends RuntimeError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'RuntimeConfigError';
+  }
+}
+
+/**
+ * A source's state no longer fits one DynamoDB item, even compressed: too many alert instances
+ * are live at once. Nothing is written; the message says how to bring the count down.
+ */
+export class StateTooLargeError extends StateStoreError {
+  constructor(
+    readonly source: SourceName,
+    readonly bytes: number,
+    readonly limitBytes: number,
+    readonly alerts: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `the state of ${source} is ${Math.ceil(bytes / 1024)} KB compressed (${alerts} live alert ` +
+        `instances), over the ${Math.floor(limitBytes / 1024)} KB one DynamoDB item can safely ` +
+        `hold: narrow the ${source} rules (fewer per-record rules, stricter where conditions)` +
+        (source === 'payments' ? ' or shorten sources.payments.lookback' : '') +
+        ', then redeploy',
+      options,
+    );
+    this.name = 'StateTooLargeError';
   }
 }

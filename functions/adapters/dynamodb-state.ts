@@ -1,67 +1,111 @@
 import {
   type AttributeValue,
+  BatchWriteItemCommand,
   ConditionalCheckFailedException,
+  DeleteItemCommand,
   type DynamoDBClient,
-  GetItemCommand,
+  QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { SourceName } from '../../shared/config/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
 import type { StateStore, StoredState } from '../../shared/ports/types';
+import {
+  ATTR,
+  commitRevision,
+  compareOwed,
+  decodeOwed,
+  decodeState,
+  encodeState,
+  newCommitId,
+  type OwedItem,
+  owedKey,
+  STATE_SK,
+  stateKey,
+} from './dynamodb-state-items';
 
 const DAY_MS = 86_400_000;
-/** Placeholders per update expression: keeps it well under DynamoDB's 4 KB expression limit. */
-const MAX_PATHS_PER_UPDATE = 100;
+/** BatchWriteItem's limit. */
+const BATCH_WRITE_MAX = 25;
+/** Owed items written or deleted at once: fast for a flood, gentle on on-demand capacity. */
+const PARALLEL_WRITES = 16;
+const BATCH_RETRIES = 5;
 
 export interface DynamoStateStoreOptions {
   readonly client: DynamoDBClient;
   readonly tableName: string;
-  /** Items not written for this long expire (a source removed from the rules). @default 30 days */
+  /** Items not written for this long expire (a source removed, an owed item never sent). @default 30 days */
   readonly ttlMs?: number;
   /** @default Date.now */
   readonly now?: () => number;
+  /** Waits between retries of unprocessed batch deletes. @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
- * The deployed `StateStore`: one item per source (`pk` = source, `sk` = `state`) holding the
- * state as a JSON string, its `revision`, the TTL `expiresAt` and the owed notifications as a
- * map `owed` (id -> notification JSON).
+ * The deployed `StateStore`. Per source (partition `pk`): one state item (`sk` = `state`) with
+ * the state as gzip-compressed JSON, its `revision`, the `committed` commit ids and `expiresAt`;
+ * and one item per owed notification (`sk` = `owed#<notification id>`) with the notification
+ * JSON, the `commits` that wrote it and its own `expiresAt`.
  *
- * A commit is one `UpdateItem` conditional on the revision that also SETs each new
- * `owed.<id>` on its own path, and `markSent` REMOVEs single paths, so the two never overwrite
- * each other's changes: one item, one conditional write, no transaction needed.
+ * A commit with owed notifications gets a fresh commit id. It first writes its owed items, each
+ * adding that id to its `commits` set (a set, so two racing commits of the same notification
+ * merge rather than overwrite), then updates the state item conditional on the revision,
+ * recording the id in `committed`. Only owed items with a committed id are owed: the items of a
+ * commit that lost the race or crashed before its state update are orphans, ignored by `load`
+ * and deleted by it once the revision has moved past theirs (before that, the commit may still
+ * be in flight). So any number of owed notifications commit atomically with the state, with
+ * nothing lost and nothing sent twice. `committed` is pruned at each such commit to the ids that
+ * still have an owed item. `markSent` deletes owed items.
+ *
+ * @throws StateTooLargeError from `commit` when the compressed state exceeds ~350 KB.
  */
 export class DynamoStateStore implements StateStore {
   readonly #client: DynamoDBClient;
   readonly #table: string;
   readonly #ttlMs: number;
   readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: DynamoStateStoreOptions) {
     this.#client = options.client;
     this.#table = options.tableName;
     this.#ttlMs = options.ttlMs ?? 30 * DAY_MS;
     this.#now = options.now ?? (() => Date.now());
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   async load(source: SourceName): Promise<StoredState> {
-    const item = await this.#getItem(source);
-    if (item === undefined) return { state: undefined, revision: 0, owed: [] };
+    const items = await this.#query(source);
+    const stateItem = items.find((item) => item.sk?.S === STATE_SK);
+    if (stateItem === undefined) return { state: undefined, revision: 0, owed: [] };
+    let state: SourceState;
+    let owedItems: { key: Record<string, AttributeValue>; owed: OwedItem }[];
     try {
-      const owed = Object.values(item.owed?.M ?? {}).map(
-        (value) => JSON.parse(value.S ?? '') as Notification,
-      );
-      return {
-        state: JSON.parse(item.state?.S ?? '') as SourceState,
-        revision: Number(item.revision?.N ?? '0'),
-        owed,
-      };
+      state = decodeState(stateItem[ATTR.state]?.B ?? new Uint8Array());
+      owedItems = items
+        .filter((item) => item !== stateItem)
+        .map((item) => ({
+          key: { pk: { S: source }, sk: { S: item.sk?.S ?? '' } },
+          owed: decodeOwed(item),
+        }));
     } catch (error) {
       throw new StateStoreError(`the stored state of ${source} in ${this.#table} is unreadable`, {
         cause: error,
       });
     }
+    const revision = Number(stateItem[ATTR.revision]?.N ?? '0');
+    const committed = new Set(stateItem[ATTR.committed]?.SS ?? []);
+    const owed: Notification[] = [];
+    const dead: typeof owedItems = [];
+    for (const item of owedItems) {
+      if (item.owed.commits.some((id) => committed.has(id))) owed.push(item.owed.notification);
+      // No commit of a revision already reached can succeed any more: a lost race or a crash.
+      else if (item.owed.commits.every((id) => commitRevision(id) <= revision)) dead.push(item);
+    }
+    await parallel(dead, (item) => this.#deleteOrphan(source, item.key, item.owed.commits.length));
+    return { state, revision, owed: owed.sort(compareOwed) };
   }
 
   async commit(
@@ -71,46 +115,38 @@ export class DynamoStateStore implements StateStore {
     owed: readonly Notification[],
   ): Promise<number> {
     const revision = expectedRevision + 1;
-    const names: Record<string, string> = { '#state': 'state', '#revision': 'revision' };
+    const expiresAt: AttributeValue = { N: String(Math.floor((this.#now() + this.#ttlMs) / 1000)) };
+    const names: Record<string, string> = {
+      '#state': ATTR.state,
+      '#revision': ATTR.revision,
+    };
     const values: Record<string, AttributeValue> = {
-      ':state': { S: JSON.stringify(next) },
       ':revision': { N: String(revision) },
-      ':expiresAt': { N: String(Math.floor((this.#now() + this.#ttlMs) / 1000)) },
+      ':expiresAt': expiresAt,
     };
     const sets = ['#state = :state', '#revision = :revision', 'expiresAt = :expiresAt'];
-    let condition: string;
-    if (expectedRevision === 0) {
-      // A new item: the whole map at once (a nested path needs the map to exist already).
-      condition = 'attribute_not_exists(pk)';
-      names['#owed'] = 'owed';
-      values[':owed'] = { M: Object.fromEntries(owed.map((n) => [n.id, owedValue(n)])) };
-      sets.push('#owed = :owed');
+    if (owed.length === 0) {
+      values[':state'] = { B: encodeState(source, next) };
     } else {
+      const commitId = newCommitId(revision);
+      const committed = [...(await this.#liveCommits(source, expectedRevision)), commitId];
+      // Checked before any owed item is written, so a state too large leaves no orphans.
+      values[':state'] = { B: encodeState(source, next, committed) };
+      await parallel(owed, (n) => this.#putOwed(source, n, commitId, expiresAt));
+      names['#committed'] = ATTR.committed;
+      values[':committed'] = { SS: committed };
+      sets.push('#committed = :committed');
+    }
+    let condition = 'attribute_not_exists(pk)';
+    if (expectedRevision > 0) {
       condition = '#revision = :expected';
       values[':expected'] = { N: String(expectedRevision) };
-      // Named only when used: DynamoDB rejects unused expression attribute names.
-      if (owed.length > 0) names['#owed'] = 'owed';
-      if (owed.length <= MAX_PATHS_PER_UPDATE) {
-        owed.forEach((n, i) => {
-          names[`#o${i}`] = n.id;
-          values[`:o${i}`] = owedValue(n);
-          sets.push(`#owed.#o${i} = :o${i}`);
-        });
-      } else {
-        // Too many paths for one expression: rewrite the whole map. A markSent landing between
-        // the read and this write is undone, so that notification is sent again: a duplicate
-        // in a rare flood, never a loss.
-        const current = (await this.#getItem(source))?.owed?.M ?? {};
-        const merged = { ...current, ...Object.fromEntries(owed.map((n) => [n.id, owedValue(n)])) };
-        values[':owed'] = { M: merged };
-        sets.push('#owed = :owed');
-      }
     }
     try {
       await this.#client.send(
         new UpdateItemCommand({
           TableName: this.#table,
-          Key: key(source),
+          Key: stateKey(source),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: condition,
           ExpressionAttributeNames: names,
@@ -129,52 +165,153 @@ export class DynamoStateStore implements StateStore {
   }
 
   async markSent(source: SourceName, ids: readonly string[]): Promise<void> {
-    for (let start = 0; start < ids.length; start += MAX_PATHS_PER_UPDATE) {
-      const chunk = ids.slice(start, start + MAX_PATHS_PER_UPDATE);
-      const names: Record<string, string> = { '#owed': 'owed' };
-      chunk.forEach((id, i) => {
-        names[`#o${i}`] = id;
-      });
-      try {
-        await this.#client.send(
-          new UpdateItemCommand({
-            TableName: this.#table,
-            Key: key(source),
-            UpdateExpression: `REMOVE ${chunk.map((_, i) => `#owed.#o${i}`).join(', ')}`,
-            // Without it, an UpdateItem on a missing item would create a stray one.
-            ConditionExpression: 'attribute_exists(#owed)',
-            ExpressionAttributeNames: names,
-          }),
-        );
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return;
-        throw new StateStoreError(`cannot mark notifications of ${source} as sent`, {
-          cause: error,
-        });
-      }
+    // A batch refuses the same key twice.
+    const keys = [...new Set(ids)].map((id) => owedKey(source, id));
+    const batches: Record<string, AttributeValue>[][] = [];
+    for (let start = 0; start < keys.length; start += BATCH_WRITE_MAX) {
+      batches.push(keys.slice(start, start + BATCH_WRITE_MAX));
     }
+    await parallel(batches, (batch) => this.#deleteBatch(source, batch));
   }
 
-  async #getItem(source: SourceName): Promise<Record<string, AttributeValue> | undefined> {
+  /**
+   * The committed ids that still have an owed item, read with the revision: a stale revision is
+   * a conflict found before anything is written.
+   */
+  async #liveCommits(source: SourceName, expectedRevision: number): Promise<string[]> {
+    const items = await this.#query(source, `sk, #revision, #committed, #commits`, {
+      '#revision': ATTR.revision,
+      '#committed': ATTR.committed,
+      '#commits': ATTR.commits,
+    });
+    const stateItem = items.find((item) => item.sk?.S === STATE_SK);
+    if (Number(stateItem?.[ATTR.revision]?.N ?? '0') !== expectedRevision) {
+      throw new StateConflictError(source, expectedRevision);
+    }
+    const referenced = new Set(items.flatMap((item) => item[ATTR.commits]?.SS ?? []));
+    return (stateItem?.[ATTR.committed]?.SS ?? []).filter((id) => referenced.has(id));
+  }
+
+  async #putOwed(
+    source: SourceName,
+    n: Notification,
+    commitId: string,
+    expiresAt: AttributeValue,
+  ): Promise<void> {
+    await this.#try(`cannot record notification ${n.id} of ${source} as owed`, () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: owedKey(source, n.id),
+          UpdateExpression: 'SET #notification = :n, expiresAt = :expiresAt ADD #commits :c',
+          ExpressionAttributeNames: {
+            '#notification': ATTR.notification,
+            '#commits': ATTR.commits,
+          },
+          ExpressionAttributeValues: {
+            ':n': { S: JSON.stringify(n) },
+            ':expiresAt': expiresAt,
+            ':c': { SS: [commitId] },
+          },
+        }),
+      ),
+    );
+  }
+
+  /** Deletes an orphan unless a commit added itself to it since it was read. */
+  async #deleteOrphan(
+    source: SourceName,
+    key: Record<string, AttributeValue>,
+    commits: number,
+  ): Promise<void> {
     try {
-      const command = new GetItemCommand({
-        TableName: this.#table,
-        Key: key(source),
-        ConsistentRead: true,
-      });
-      return (await this.#client.send(command)).Item;
+      await this.#client.send(
+        new DeleteItemCommand({
+          TableName: this.#table,
+          Key: key,
+          ConditionExpression: 'size(#commits) = :n',
+          ExpressionAttributeNames: { '#commits': ATTR.commits },
+          ExpressionAttributeValues: { ':n': { N: String(commits) } },
+        }),
+      );
     } catch (error) {
-      throw new StateStoreError(`cannot read the state of ${source} from ${this.#table}`, {
+      if (error instanceof ConditionalCheckFailedException) return;
+      throw new StateStoreError(`cannot delete an orphaned owed item of ${source}`, {
         cause: error,
       });
     }
   }
+
+  async #deleteBatch(source: SourceName, keys: Record<string, AttributeValue>[]): Promise<void> {
+    let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt += 1) {
+      if (attempt > BATCH_RETRIES) {
+        throw new StateStoreError(
+          `cannot mark ${requests.length} notifications of ${source} as sent: DynamoDB left them unprocessed`,
+        );
+      }
+      if (attempt > 0) await this.#sleep(50 * 2 ** attempt);
+      const { UnprocessedItems } = await this.#try(
+        `cannot mark notifications of ${source} as sent`,
+        () =>
+          this.#client.send(
+            new BatchWriteItemCommand({ RequestItems: { [this.#table]: requests } }),
+          ),
+      );
+      requests = (UnprocessedItems?.[this.#table] ?? []).flatMap((r) =>
+        r.DeleteRequest?.Key ? [{ DeleteRequest: { Key: r.DeleteRequest.Key } }] : [],
+      );
+    }
+  }
+
+  /** Every item of a source's partition (all pages), read consistently. */
+  async #query(
+    source: SourceName,
+    projection?: string,
+    projectionNames?: Record<string, string>,
+  ): Promise<Record<string, AttributeValue>[]> {
+    const items: Record<string, AttributeValue>[] = [];
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await this.#try(`cannot read the state of ${source} from ${this.#table}`, () =>
+        this.#client.send(
+          new QueryCommand({
+            TableName: this.#table,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': { S: source } },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+            ...(projection ? { ProjectionExpression: projection } : {}),
+            ...(projectionNames ? { ExpressionAttributeNames: projectionNames } : {}),
+          }),
+        ),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start !== undefined);
+    return items;
+  }
+
+  /** Runs one request; any failure becomes a `StateStoreError` saying what could not be done. */
+  async #try<T>(what: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StateStoreError(`${what}: ${reason}`, { cause: error });
+    }
+  }
 }
 
-function key(source: SourceName): Record<string, AttributeValue> {
-  return { pk: { S: source }, sk: { S: 'state' } };
-}
-
-function owedValue(n: Notification): AttributeValue {
-  return { S: JSON.stringify(n) };
+/** Runs `task` over `items`, at most `PARALLEL_WRITES` at a time; rejects with the first error. */
+async function parallel<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, items.length) }, worker));
 }
