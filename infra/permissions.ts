@@ -8,11 +8,17 @@ import { InvalidPropError } from './errors';
 const KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
 /**
- * What the runtime's state store (functions/adapters/dynamodb-state.ts) does: one item per
- * source, read with GetItem, committed and marked sent with conditional UpdateItem (which also
- * creates the item). Keep in step with that adapter.
+ * What the runtime's state store (functions/adapters/dynamodb-state.ts) does: reads a source's
+ * partition (state item and owed items) with Query, writes owed items and commits the state with
+ * (conditional) UpdateItem, marks sent with BatchWriteItem deletes and removes orphaned owed
+ * items with a conditional DeleteItem. Keep in step with that adapter.
  */
-export const TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
+export const TABLE_ACTIONS = [
+  'dynamodb:Query',
+  'dynamodb:UpdateItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:DeleteItem',
+] as const;
 
 /** Publishing to a KMS-encrypted topic: SNS asks KMS for a data key in the caller's name. */
 export const TOPIC_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;

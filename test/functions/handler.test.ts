@@ -5,7 +5,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import {
   ConditionalCheckFailedException,
   DynamoDBClient,
-  GetItemCommand,
+  QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
@@ -68,7 +68,7 @@ describe('Function: createPollerHandler', () => {
         name: 'InternalServerError',
       }),
     );
-    dynamodb.on(GetItemCommand).resolves({});
+    dynamodb.on(QueryCommand).resolves({ Items: [] });
     dynamodb.on(UpdateItemCommand).resolves({});
     const lines: string[] = [];
     for (const stream of [process.stdout, process.stderr]) {

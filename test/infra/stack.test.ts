@@ -153,7 +153,12 @@ describe('Construct: TelealertAlerting', () => {
               {
                 Sid: 'StateTable',
                 Effect: 'Allow',
-                Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+                Action: [
+                  'dynamodb:Query',
+                  'dynamodb:UpdateItem',
+                  'dynamodb:BatchWriteItem',
+                  'dynamodb:DeleteItem',
+                ],
                 Resource: ref(stack.alerting.table.tableArn),
               },
               {
