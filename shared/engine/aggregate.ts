@@ -129,25 +129,30 @@ export function observeGroups(
   nowMs: number,
 ): Map<string, Observation> {
   const { rule, where, count } = compiled;
-  const groups = new Map<string, { labels: Record<string, string>; ids: Set<string> }>();
-  if (rule.groupBy.length === 0) groups.set('', { labels: {}, ids: new Set() });
+  const groups = new Map<
+    string,
+    { canonical: Record<string, string>; labels: Record<string, string>; ids: Set<string> }
+  >();
+  if (rule.groupBy.length === 0) groups.set('', { canonical: {}, labels: {}, ids: new Set() });
   for (const record of records) {
     if (!where(record, nowMs)) continue;
     const labels: Record<string, string> = {};
-    const parts: string[] = [];
+    const canonical: Record<string, string> = {};
     for (const field of rule.groupBy) {
       const { label, group } = groupValue(compiled, record, field);
       labels[field] = label;
-      parts.push(group);
+      canonical[field] = group;
     }
-    const id = parts.length ? JSON.stringify(parts) : '';
-    const entry = groups.get(id) ?? { labels, ids: new Set<string>() };
+    const id = rule.groupBy.length ? JSON.stringify(canonical) : '';
+    const entry = groups.get(id) ?? { canonical, labels, ids: new Set<string>() };
     entry.ids.add(record.key);
     groups.set(id, entry);
   }
   const observed = new Map<string, Observation>();
-  for (const { labels, ids } of groups.values()) {
-    const key = alertKey(rule.name, labels);
+  for (const { canonical, labels, ids } of groups.values()) {
+    // The key comes from the canonical values, so a group whose text changes letter case
+    // between polls (the API's drift) stays one alert; `step` keeps the first labels seen.
+    const key = alertKey(rule.name, canonical);
     observed.set(key, {
       key,
       labels,

@@ -37,7 +37,8 @@ function stillFiring(rule: RuleTiming, instance: AlertInstance, nowMs: number): 
  * - inactive -> pending when the condition first holds (`activeAt` = now);
  * - pending -> firing at the first evaluation where `now - activeAt >= for` (at once when
  *   `for` is 0); a pending instance whose condition stops holding is dropped silently;
- * - while firing, a repeat at the first evaluation where `now - lastSentAt >= repeat`;
+ * - while firing, a repeat at the first evaluation where `now - lastSentAt >= repeat` and the
+ *   condition holds (an instance held only by `keepFiring` does not repeat);
  * - firing -> resolved at the first evaluation where the condition does not hold and has not
  *   held for `keepFiring` (`now - lastTrueAt >= keepFiring`); the `resolved` notification is
  *   owed unless the rule says `resolved: false`.
@@ -58,7 +59,7 @@ export function step(
       state: 'pending',
       activeAt: nowMs,
       ...previous,
-      labels: observation.labels,
+      labels: previous?.labels ?? observation.labels,
       lastTrueAt: nowMs,
       lastSeenAt: nowMs,
       context: observation.context,
@@ -80,6 +81,8 @@ export function step(
       }
     : previous;
   if (seen.state === 'pending') return { next: undefined };
-  if (nowMs - seen.lastTrueAt < rule.keepFiringMs) return stillFiring(rule, seen, nowMs);
+  // Held by keepFiring: still firing, but no repeat goes out while the condition is false (a
+  // repeat would claim a breach that is not happening).
+  if (nowMs - seen.lastTrueAt < rule.keepFiringMs) return { next: seen };
   return rule.resolved ? { next: undefined, notify: 'resolved', about: seen } : { next: undefined };
 }
