@@ -17,7 +17,7 @@ export function fastPayment(
   const amountPaid = normaliseMoney(raw.amount_paid);
   const paymentId = normaliseText(raw.payment_id);
   const createdAt = normaliseTime(raw.created_at, zone);
-  const gateway = normaliseText(raw.gateway ?? raw.payment_gateway);
+  const gateway = normaliseText(present(raw.gateway) ? raw.gateway : raw.payment_gateway);
   const status = normaliseText(raw.status);
   const amountAdded = normaliseMoney(raw.amount_added);
   const amountTax = normaliseMoney(raw.amount_tax);
@@ -32,7 +32,8 @@ export function fastPayment(
   ) {
     return undefined;
   }
-  const fields: Record<string, FieldValue> = { id: key };
+  // `id` as sent (trimmed); the record's key is its canonical identity.
+  const fields: Record<string, FieldValue> = { id: id as string };
   if (amountPaid !== undefined) fields.amount_paid = amountPaid;
   if (paymentId !== undefined) fields.payment_id = paymentId;
   if (createdAt !== undefined) fields.created_at = createdAt;
@@ -43,4 +44,11 @@ export function fastPayment(
   return typeof createdAt === 'number'
     ? { source: 'payments', key, createdAtMs: createdAt, fields, raw }
     : { source: 'payments', key, fields, raw };
+}
+
+/** A field that is there and not blank (an empty `gateway` defers to `payment_gateway`). */
+function present(value: unknown): boolean {
+  return (
+    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+  );
 }

@@ -141,5 +141,12 @@ export function readIdentity(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
-  return text === '' ? undefined : text;
+  if (text === '') return undefined;
+  // The API sends an id as a string in one answer and a number in the next: a JSON number
+  // loses the trailing zeros of `"1763700259.430"`, so the string form drops them too and
+  // both name one call.
+  return DECIMAL_ID.test(text) ? text.replace(/\.?0+$/, '') : text;
 }
+
+/** An id shaped like a decimal number with a fraction, e.g. `1763700259.430`. */
+const DECIMAL_ID = /^\d+\.\d+$/;

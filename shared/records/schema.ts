@@ -72,7 +72,7 @@ export function applyAliases(
   raw: Readonly<Record<string, unknown>>,
   zone: string,
 ): void {
-  if (source === 'payments' && fields.gateway === undefined) {
+  if (source === 'payments' && (fields.gateway === undefined || fields.gateway === '')) {
     const alias = normaliseValue('text', raw.payment_gateway, zone);
     if (alias !== undefined && alias !== INVALID) fields.gateway = alias;
   }

@@ -69,6 +69,9 @@ interface LocalDay {
 }
 
 const DATE_SHAPES = [/^(\d{4})-(\d{1,2})-(\d{1,2})$/, /^(\d{1,2})[- ]([A-Za-z]{3,9})[- ](\d{4})$/];
+/** `YYYY-MM-DD[T ]HH:MM[:SS[.fff]]` followed by `Z` or `±HH:MM`. */
+const EXPLICIT_OFFSET =
+  /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 const TIME_SHAPE = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
 /** zone -> date text -> its day, or null when the text is not a date. */
 const dayCache = new Map<string, Map<string, LocalDay | null>>();
@@ -152,6 +155,12 @@ function twoDigits(text: string, at: number): number {
  */
 export function parseApiTimestamp(text: string, zone: string): number | undefined {
   const value = text.trim();
+  // A timestamp that carries its own offset (`...Z`, `...+05:30`) needs no zone: the drift
+  // the API is known for may one day include ISO-8601 instants.
+  if (EXPLICIT_OFFSET.test(value)) {
+    const ms = Date.parse(value.replace(' ', 'T'));
+    return Number.isFinite(ms) ? ms : undefined;
+  }
   let split = value.indexOf(' ', 8);
   if (split === -1) split = value.indexOf('T', 8);
   const day = readDay(split === -1 ? value : value.slice(0, split), zone);

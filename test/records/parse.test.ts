@@ -121,6 +121,37 @@ describe('Function: parseRecords', () => {
     });
   });
 
+  it('gives one key to a decimal-shaped call_id sent as a string and as a number', () => {
+    const asText = parseRecords(
+      'live_calls',
+      [{ call_id: '1763700259.430', state: 'Ringing' }],
+      ZONE,
+    );
+    const asNumber = parseRecords(
+      'live_calls',
+      [{ call_id: 1763700259.43, state: 'Ringing' }],
+      ZONE,
+    );
+    expect(asText.records[0]?.key).toBe('1763700259.43');
+    expect(asNumber.records[0]?.key).toBe(asText.records[0]?.key);
+  });
+
+  it('reads payment_gateway when gateway is present but blank, on both parsing paths', () => {
+    const payment = {
+      id: '9',
+      amount_paid: '10.00',
+      payment_id: '',
+      created_at: '21-Nov-2026 10:00:00',
+      status: 'pending',
+      gateway: '',
+      payment_gateway: 'Instamojo',
+    };
+    const fast = parseRecords('payments', [payment], ZONE);
+    const odd = parseRecords('payments', [{ ...payment, amount_added: { odd: true } }], ZONE);
+    expect(fast.records[0]?.fields.gateway).toBe('Instamojo');
+    expect(odd.records[0]?.fields.gateway).toBe('Instamojo');
+  });
+
   it('falls back to id:<id> for a live call without call_id', () => {
     const { call_id: _dropped, ...noCallId } = liveCall;
     const [record] = parseRecords('live_calls', [noCallId], ZONE).records;
