@@ -1,3 +1,4 @@
+import { compileCount, conditionText } from '../conditions/compile';
 import { kindIsOrdered, readConditionValue } from '../conditions/values';
 import { parseTemplate, placeholdersFor } from '../messages/template';
 import { DERIVED_FIELDS, FIELDS, type FieldKind } from '../records/fields';
@@ -161,6 +162,14 @@ export function checkRule(
     });
   }
   if (new Set(groupBy).size !== groupBy.length) issue(['groupBy'], 'lists a field twice');
+  if (count && groupBy.length > 0 && compileCount(count)(0)) {
+    // A group exists only while some record is in it: a count that holds at 0 could never
+    // be seen for the empty groups it is meant to catch.
+    issue(
+      ['count'],
+      `${conditionText(count)} holds for an empty group, which groupBy cannot see (a group exists only while it has records): use >, >= or a count above 0, or drop groupBy`,
+    );
+  }
 
   const notify = stringList(raw.notify);
   notify.forEach((channel, i) => {

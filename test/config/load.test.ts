@@ -244,6 +244,22 @@ rules:
     ]);
   });
 
+  it('refuses a grouped count that holds for an empty group, which no poll can show', () => {
+    const text = `${MINIMAL}  - name: too-few-agents
+    source: live_calls
+    where: { state: Answered }
+    count: "< 2"
+    groupBy: [did]
+    notify: [oncall]
+`;
+    expect(errorsOf(text)).toEqual([
+      'telealert.yaml: rules[1].count: < 2 holds for an empty group, which groupBy cannot see (a group exists only while it has records): use >, >= or a count above 0, or drop groupBy',
+    ]);
+    const ungrouped =
+      text.slice(0, text.lastIndexOf('    groupBy: [did]\n')) + '    notify: [oncall]\n';
+    expect(() => parseConfig(ungrouped, 'telealert.yaml')).not.toThrow();
+  });
+
   it('validates summary placeholders against what the rule can fill', () => {
     const aggregate = withRule('summary: "{count} ringing on {dd} {{literal}}"');
     expect(errorsOf(aggregate)).toEqual([
