@@ -7,7 +7,11 @@ export interface SsmTokenSourceOptions {
   readonly client: SSMClient;
   /** The SecureString's name (`api.tokenParameter` in the rules file). */
   readonly parameterName: string;
-  /** How long a fetched token is reused across invocations. @default 300 (5 minutes) */
+  /**
+   * How long a fetched token is reused across invocations. Longer than the 5-minute payments
+   * schedule, so a warm run never reads SSM; a rotated token is still picked up at once,
+   * because a rejected token is fetched again. @default 900 (15 minutes)
+   */
   readonly maxAgeSeconds?: number;
 }
 
@@ -26,7 +30,7 @@ export class SsmTokenSource implements TokenSource {
   constructor(options: SsmTokenSourceOptions) {
     this.#provider = new SSMProvider({ awsSdkV3Client: options.client });
     this.#name = options.parameterName;
-    this.#maxAge = options.maxAgeSeconds ?? 300;
+    this.#maxAge = options.maxAgeSeconds ?? 900;
   }
 
   async get(): Promise<string> {
