@@ -20,6 +20,7 @@ import {
 import type { Endpoint, LiveCallsQuery, PaymentsQuery } from '../../shared/api/types';
 import type { Operator } from '../../shared/config/types';
 import type { TokenSource } from '../../shared/ports/types';
+import { readIdentity } from '../../shared/records/normalise';
 import type { ParsedBatch } from '../../shared/records/types';
 import { ManualClock } from '../../simulator/clock';
 import type { Fault } from '../../simulator/faults';
@@ -83,7 +84,10 @@ async function rawKeys(endpoint: Endpoint, query: Record<string, string>): Promi
     headers: { authorization: `Bearer ${TOKEN}` },
   });
   const records = (await response.json()) as Record<string, unknown>[];
-  return records.map((r) => String(endpoint === 'live_calls' ? r.call_id : r.id)).sort();
+  // The identity as the parser reads it (a decimal-shaped id loses its trailing zeros).
+  return records
+    .map((r) => readIdentity(endpoint === 'live_calls' ? r.call_id : r.id) ?? '')
+    .sort();
 }
 
 const keys = (batch: ParsedBatch): string[] => batch.records.map((r) => r.key).sort();

@@ -135,7 +135,11 @@ export function rulesFileText(base: Record<string, unknown>): fc.Arbitrary<strin
 const atText = fc.oneof(
   fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
   fc
-    .date({ min: new Date('2026-11-21T04:00:00Z'), max: new Date('2026-11-21T08:00:00Z') })
+    .date({
+      min: new Date('2026-11-21T04:00:00Z'),
+      max: new Date('2026-11-21T08:00:00Z'),
+      noInvalidDate: true,
+    })
     .map((date) => date.toISOString()),
   fc.constantFrom('2026-11-21 10:00:00', '2026-11-21T10:00:00+05:30', '+275760-09-13T00:00:00Z'),
   fc.string(),
