@@ -6,6 +6,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { TelephonyClient } from '../shared/api/client';
 import type { SourceName } from '../shared/config/types';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../shared/observability/metrics';
 import type { Publisher, StateStore, TokenSource } from '../shared/ports/types';
 import { runSource } from '../shared/runner/run';
 import type { PollClient, RunSummary } from '../shared/runner/types';
@@ -53,12 +54,12 @@ export interface ScheduledEvent {
  * invocation; a broken deployment fails there with what to fix.
  */
 export function createPollerHandler(source: SourceName, options: PollerOptions = {}) {
-  const logger = options.logger ?? new Logger({ serviceName: 'telealert' });
+  const logger = options.logger ?? new Logger({ serviceName: SERVICE_NAME });
   const metrics =
     options.metrics ??
     new Metrics({
-      namespace: 'Telealert',
-      serviceName: 'telealert',
+      namespace: METRIC_NAMESPACE,
+      serviceName: SERVICE_NAME,
       defaultDimensions: { source },
     });
   // Read through `Date` at each call (not captured), so a test clock set later applies.
@@ -87,6 +88,9 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
         timeoutMs: runtime.config.api.timeoutMs,
         timeZone: runtime.config.timezone,
         tokenSource: tokens,
+        // The runner's deadline is on this clock: the client must measure what is left by it.
+        now,
+        sleep,
       }),
     };
     return options.wire ? options.wire(built) : built;
