@@ -49,7 +49,8 @@ export const e2eScenario: Scenario = {
   },
 };
 
-export function rulesFile(baseUrl: string, tokenParameter: string): string {
+/** The e2e rules; `samples` is `sources.live_calls.samples` (sub-minute sampling). */
+export function rulesFile(baseUrl: string, tokenParameter: string, samples = 1): string {
   return `
 timezone: Asia/Kolkata
 api:
@@ -57,7 +58,7 @@ api:
   tokenParameter: ${tokenParameter}
   timeout: 5s
 sources:
-  live_calls: { every: 1m, samples: 1 }
+  live_calls: { every: 1m, samples: ${samples} }
   payments: { every: 5m, lookback: 24h }
 health: { after: 2, notify: [oncall] }
 channels:

@@ -1,0 +1,128 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import { readConfigData } from '../../shared/config/load';
+import type { SourceName } from '../../shared/config/types';
+import type { RunSummary } from '../../shared/runner/types';
+import type { ManualClock } from '../../simulator/clock';
+import type { Scenario } from '../../simulator/scenarios/types';
+import { type RunningSimulator, startSimulator } from '../../simulator/server';
+import { createFakeStack, type FakeStack } from './aws';
+import { type Moto, startMoto } from './moto';
+import { rulesFile } from './scenario';
+
+const TOKEN_PARAMETER = '/e2e/api-token';
+const TOKEN = 'token-1';
+
+/** Everything a poller handler needs around it, on loopback: moto, the stack's resources, the API. */
+export interface RuntimeHarness {
+  readonly stack: FakeStack;
+  readonly simulator: RunningSimulator;
+  /** The `sk` of every item of a source's partition in the state table, read consistently. */
+  tableKeys(source: SourceName): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeHarnessOptions {
+  /** Resource name prefix (one moto per test file, but names stay apart in logs). */
+  readonly prefix: string;
+  readonly scenario: Scenario;
+  /** The simulator's clock; its scenario starts at the clock's time. */
+  readonly clock: ManualClock;
+  /** `sources.live_calls.samples` of the rules. @default 1 */
+  readonly samples?: number;
+}
+
+/**
+ * Starts moto and the simulator, creates the stack's table, topics (each with a queue) and
+ * token, and writes the bundled rules JSON; sets the environment a deployed poller reads
+ * (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, `TELEALERT_TOPICS`, metrics off).
+ */
+export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promise<RuntimeHarness> {
+  const moto: Moto = await startMoto();
+  moto.applyEnv();
+  const stack = await createFakeStack({
+    prefix: options.prefix,
+    channels: { oncall: {}, managers: { minSeverity: 'critical' }, finance: {} },
+    tokenParameter: TOKEN_PARAMETER,
+    token: TOKEN,
+  });
+  const simulator = await startSimulator({
+    port: 0,
+    scenario: options.scenario,
+    clock: options.clock,
+    token: TOKEN,
+  });
+  const directory = await mkdtemp(join(tmpdir(), `telealert-${options.prefix}-`));
+  const configFile = join(directory, 'telealert.json');
+  const rules = readConfigData(
+    rulesFile(simulator.url, TOKEN_PARAMETER, options.samples),
+    'telealert.yaml',
+  );
+  await writeFile(configFile, JSON.stringify(rules));
+  process.env.TELEALERT_CONFIG_FILE = configFile;
+  process.env.TELEALERT_TABLE = stack.tableName;
+  process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  const dynamodb = new DynamoDBClient({});
+
+  return {
+    stack,
+    simulator,
+    async tableKeys(source) {
+      const { Items = [] } = await dynamodb.send(
+        new QueryCommand({
+          TableName: stack.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: source } },
+          ConsistentRead: true,
+        }),
+      );
+      return Items.map((item) => item.sk?.S ?? '');
+    },
+    async close() {
+      dynamodb.destroy();
+      await simulator.close();
+      stack.destroy();
+      await moto.stop();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A logger that writes nothing: these tests read the queues and the table, not the logs. */
+export function silentLogger(): Logger {
+  return new Logger({ serviceName: 'telealert', logLevel: 'SILENT' });
+}
+
+let invocations = 0;
+
+/** A Lambda context with a minute left, as EventBridge's one-minute schedule gives. */
+export function lambdaContext(remainingMs = 60_000): Context {
+  invocations += 1;
+  return {
+    awsRequestId: `req-${invocations}`,
+    functionName: 'telealert-poller',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:telealert-poller',
+    memoryLimitInMB: '256',
+    logGroupName: '/aws/lambda/telealert-poller',
+    logStreamName: 'stream',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => remainingMs,
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+type Handler = (event: { id: string }, context: Context) => Promise<RunSummary>;
+
+/** Invokes a poller handler as EventBridge would, once. */
+export function invoke(handler: unknown): Promise<RunSummary> {
+  const context = lambdaContext();
+  return (handler as Handler)({ id: `event-${context.awsRequestId}` }, context);
+}
