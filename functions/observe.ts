@@ -1,21 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SourceName } from '../shared/config/types';
+import { METRIC_NAMES } from '../shared/observability/metrics';
 import type { ApiRecord } from '../shared/records/types';
 import type { RunEvent, RunObserver } from '../shared/runner/types';
 
 /** The metric names the stack's alarms and dashboards read (ARCHITECTURE.md). */
-export const METRIC = {
-  pollSucceeded: 'PollSucceeded',
-  pollFailed: 'PollFailed',
-  callsByState: 'CallsByState',
-  ringingCalls: 'RingingCalls',
-  pendingPayments: 'PendingPayments',
-  notificationsSent: 'NotificationsSent',
-  apiLatency: 'ApiLatency',
-  apiErrors: 'ApiErrors',
-  recordsSkipped: 'RecordsSkipped',
-} as const;
+export const METRIC = METRIC_NAMES;
 
 /**
  * Turns the runner's events into structured logs and EMF metrics (namespace and service are

@@ -2,24 +2,14 @@ import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { SourceName } from '../shared/config/types';
 
-/** CloudWatch namespace of the runtime's EMF metrics (ARCHITECTURE.md, last table). */
-export const METRIC_NAMESPACE = 'Telealert';
-/** Powertools adds `service` to every metric's dimensions; a metric's identity includes it. */
-export const SERVICE_NAME = 'telealert';
+import {
+  METRIC_NAMES,
+  METRIC_NAMESPACE,
+  type MetricName,
+  SERVICE_NAME,
+} from '../shared/observability/metrics';
 
-export const METRIC_NAMES = {
-  pollSucceeded: 'PollSucceeded',
-  pollFailed: 'PollFailed',
-  callsByState: 'CallsByState',
-  ringingCalls: 'RingingCalls',
-  pendingPayments: 'PendingPayments',
-  notificationsSent: 'NotificationsSent',
-  apiLatency: 'ApiLatency',
-  apiErrors: 'ApiErrors',
-  recordsSkipped: 'RecordsSkipped',
-} as const;
-
-export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];
+export { METRIC_NAMES, METRIC_NAMESPACE, type MetricName, SERVICE_NAME };
 
 /** A per-source metric with exactly the dimensions the runtime emits: `service` and `source`. */
 export function sourceMetric(

@@ -1,0 +1,24 @@
+/**
+ * The names the runtime's metrics are emitted under and the stack's alarms and dashboard read:
+ * one list for both sides, since `infra/` may not import `functions/`.
+ */
+
+/** CloudWatch namespace of the pollers' EMF metrics. */
+export const METRIC_NAMESPACE = 'Telealert';
+
+/** Powertools' service name; Powertools adds it to every metric's dimensions. */
+export const SERVICE_NAME = 'telealert';
+
+export const METRIC_NAMES = {
+  pollSucceeded: 'PollSucceeded',
+  pollFailed: 'PollFailed',
+  callsByState: 'CallsByState',
+  ringingCalls: 'RingingCalls',
+  pendingPayments: 'PendingPayments',
+  notificationsSent: 'NotificationsSent',
+  apiLatency: 'ApiLatency',
+  apiErrors: 'ApiErrors',
+  recordsSkipped: 'RecordsSkipped',
+} as const;
+
+export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];
