@@ -35,6 +35,31 @@ function isShortPlainDecimal(text: string): boolean {
 }
 
 /**
+ * Two non-negative amounts in canonical text (`formatDecimal`'s: no leading zeros, no
+ * trailing fraction zeros), compared as text: the longer whole part is larger, then digit by
+ * digit. No number is built, which a record's money field (always canonical) would otherwise
+ * cost per rule. `undefined` when `left` is not canonical and non-negative.
+ */
+function compareCanonical(left: string, right: string): Comparison {
+  const length = left.length;
+  let dot = length;
+  for (let index = 0; index < length; index += 1) {
+    const code = left.charCodeAt(index);
+    if (code === 46 && dot === length) dot = index;
+    else if (code < 48 || code > 57) return undefined;
+  }
+  if (dot === 0 || dot === length - 1) return undefined;
+  if (dot > 1 && left.charCodeAt(0) === 48) return undefined;
+  if (dot < length && left.charCodeAt(length - 1) === 48) return undefined;
+  const rightDot = right.indexOf('.');
+  const rightWhole = rightDot === -1 ? right.length : rightDot;
+  if (dot !== rightWhole) return dot < rightWhole ? -1 : 1;
+  // Same whole length: code-unit order is digit order, and without trailing zeros a fraction
+  // that is a prefix of the other is the smaller.
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/**
  * Money, exactly. Two decimals of at most 15 characters are distinct doubles in the same order
  * (rounding to the nearest double is monotonic and 15 significant digits never collide), so
  * the common case is a float comparison; anything longer or unusual takes the BigInt path.
@@ -43,13 +68,54 @@ function moneyComparator(expected: ConditionValue & { kind: 'money' }): Comparat
   const text = formatDecimal(expected.value);
   const fast = isShortPlainDecimal(text);
   const number = Number(text);
+  const canonical = text.charCodeAt(0) !== 45;
   return (actual) => {
+    if (canonical && typeof actual === 'string') {
+      const result = compareCanonical(actual, text);
+      if (result !== undefined) return result;
+    }
     if (fast && typeof actual === 'string' && isShortPlainDecimal(actual)) {
       return sign(Number(actual) - number);
     }
     const decimal = parseDecimal(actual);
     return decimal ? compareDecimal(decimal, expected.value) : undefined;
   };
+}
+
+const UPPER_A = 65;
+const UPPER_Z = 90;
+const SPACE = 32;
+const TAB = 9;
+const CARRIAGE_RETURN = 13;
+const LAST_ASCII = 127;
+
+function isAsciiSpace(code: number): boolean {
+  return code === SPACE || (code >= TAB && code <= CARRIAGE_RETURN);
+}
+
+/**
+ * `left.trim().toLowerCase()` against `right` (already lower case) without building the
+ * lower-cased copy, one per record per rule otherwise. Only for ASCII text with nothing to
+ * trim, where lower-casing is `A-Z -> a-z`; `undefined` sends anything else to the full path.
+ */
+function compareAsciiFolded(left: string, right: string): Comparison {
+  const length = left.length;
+  if (length === 0) return right.length === 0 ? 0 : -1;
+  if (isAsciiSpace(left.charCodeAt(0)) || isAsciiSpace(left.charCodeAt(length - 1))) {
+    return undefined;
+  }
+  const shared = Math.min(length, right.length);
+  let result: -1 | 0 | 1 = 0;
+  for (let index = 0; index < length; index += 1) {
+    let code = left.charCodeAt(index);
+    if (code > LAST_ASCII) return undefined;
+    if (result !== 0 || index >= shared) continue;
+    if (code >= UPPER_A && code <= UPPER_Z) code += 32;
+    const other = right.charCodeAt(index);
+    if (code !== other) result = code < other ? -1 : 1;
+  }
+  if (result !== 0) return result;
+  return length < right.length ? -1 : length > right.length ? 1 : 0;
 }
 
 function comparator(kind: FieldKind, expected: ConditionValue): Comparator {
@@ -73,13 +139,20 @@ function comparator(kind: FieldKind, expected: ConditionValue): Comparator {
     }
     case 'text': {
       const right = expected.value;
-      // Canonicalising is idempotent, so a record phone compares the same however it came.
-      const read =
-        kind === 'phone' || kind === 'phones'
-          ? (actual: string | number) => canonicalPhone(actual)
-          : (actual: string | number) => String(actual).trim().toLowerCase();
+      if (kind === 'phone' || kind === 'phones') {
+        // Canonicalising is idempotent, so a record phone compares the same however it came.
+        return (actual) => {
+          const left = canonicalPhone(actual);
+          return left < right ? -1 : left > right ? 1 : 0;
+        };
+      }
       return (actual) => {
-        const left = read(actual);
+        if (typeof actual === 'string') {
+          if (actual === right) return 0;
+          const folded = compareAsciiFolded(actual, right);
+          if (folded !== undefined) return folded;
+        }
+        const left = String(actual).trim().toLowerCase();
         return left < right ? -1 : left > right ? 1 : 0;
       };
     }

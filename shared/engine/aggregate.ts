@@ -19,8 +19,55 @@ export interface Observation {
   readonly holds: boolean;
   /** The count, for aggregate rules. */
   readonly value?: number;
+  /** Read only when the instance needs it: a record's context costs a display per field. */
   readonly context: Readonly<Record<string, string>>;
   readonly createdAtMs?: number;
+  /**
+   * The previous instance's context may stand in for this one while nothing is sent: true for
+   * payments, a log whose stored context is never rendered (a notification always describes
+   * the payment as seen in the poll that owes it).
+   */
+  readonly keepContext?: boolean;
+}
+
+/**
+ * A per-record observation whose context is built on first read only: 10,000 stuck payments
+ * firing since an earlier run need none while no notification goes out.
+ */
+class RecordObservation implements Observation {
+  readonly key: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly holds: boolean;
+  readonly createdAtMs?: number;
+  readonly keepContext: boolean;
+  readonly #record: ApiRecord;
+  readonly #nowMs: number;
+  readonly #zone: string;
+  #context: Readonly<Record<string, string>> | undefined;
+
+  constructor(
+    key: string,
+    labels: Readonly<Record<string, string>>,
+    holds: boolean,
+    record: ApiRecord,
+    nowMs: number,
+    zone: string,
+    keepContext: boolean,
+  ) {
+    this.key = key;
+    this.labels = labels;
+    this.holds = holds;
+    if (record.createdAtMs !== undefined) this.createdAtMs = record.createdAtMs;
+    this.keepContext = keepContext;
+    this.#record = record;
+    this.#nowMs = nowMs;
+    this.#zone = zone;
+  }
+
+  get context(): Readonly<Record<string, string>> {
+    this.#context ??= recordContext(this.#record, this.#nowMs, this.#zone);
+    return this.#context;
+  }
 }
 
 /** A rule with its conditions compiled once per evaluation. */
@@ -32,6 +79,16 @@ export interface CompiledRule {
 
 /** Matching call ids / payment ids an aggregate message lists. */
 const MAX_LISTED_IDS = 5;
+
+/** The first ids a message lists, without copying the whole set. */
+function firstIds(ids: ReadonlySet<string>): string[] {
+  const first: string[] = [];
+  for (const id of ids) {
+    if (first.length === MAX_LISTED_IDS) break;
+    first.push(id);
+  }
+  return first;
+}
 
 /** Compiles a rule's `where` and `count` in the configured zone. */
 export function compileRule(rule: RuleConfig, zone: string): CompiledRule {
@@ -74,6 +131,7 @@ export function observeRecords(
   zone: string,
   keep: (record: ApiRecord) => boolean = () => true,
   tracked: Iterable<{ readonly labels: Readonly<Record<string, string>> }> = [],
+  keepContext = false,
 ): Map<string, Observation> {
   const { rule, where } = compiled;
   const identity = IDENTITY_FIELD[rule.source] ?? 'id';
@@ -92,13 +150,18 @@ export function observeRecords(
     const key = `${prefix}${record.key}}`;
     const earlier = observed.get(key);
     if (earlier && (earlier.holds || !matches)) continue;
-    observed.set(key, {
+    observed.set(
       key,
-      labels: { [identity]: record.key },
-      holds: matches,
-      context: recordContext(record, nowMs, zone),
-      ...(record.createdAtMs === undefined ? {} : { createdAtMs: record.createdAtMs }),
-    });
+      new RecordObservation(
+        key,
+        { [identity]: record.key },
+        matches,
+        record,
+        nowMs,
+        zone,
+        keepContext,
+      ),
+    );
   }
   return observed;
 }
@@ -127,8 +190,10 @@ export function observeGroups(
   compiled: CompiledRule,
   records: readonly ApiRecord[],
   nowMs: number,
+  distinct = false,
 ): Map<string, Observation> {
   const { rule, where, count } = compiled;
+  if (distinct && rule.groupBy.length === 0) return observeTotal(compiled, records, nowMs);
   const groups = new Map<
     string,
     { canonical: Record<string, string>; labels: Record<string, string>; ids: Set<string> }
@@ -158,10 +223,38 @@ export function observeGroups(
       labels,
       holds: count ? count(ids.size) : false,
       value: ids.size,
-      context: aggregateContext(rule, labels, ids.size, [...ids]),
+      context: aggregateContext(rule, labels, ids.size, firstIds(ids)),
     });
   }
   return observed;
+}
+
+/**
+ * `observeGroups` without `groupBy` over records already one per identity (payments): a count
+ * and the first few ids, not a set of 90,000 ids hashed to learn its size.
+ */
+function observeTotal(
+  compiled: CompiledRule,
+  records: readonly ApiRecord[],
+  nowMs: number,
+): Map<string, Observation> {
+  const { rule, where, count } = compiled;
+  let matching = 0;
+  const ids: string[] = [];
+  for (const record of records) {
+    if (!where(record, nowMs)) continue;
+    matching += 1;
+    if (ids.length < MAX_LISTED_IDS) ids.push(record.key);
+  }
+  const key = alertKey(rule.name, {});
+  const observation: Observation = {
+    key,
+    labels: {},
+    holds: count ? count(matching) : false,
+    value: matching,
+    context: aggregateContext(rule, {}, matching, ids),
+  };
+  return new Map([[key, observation]]);
 }
 
 /** What an aggregate message tells: the count, the threshold, a few ids, the group. */

@@ -47,7 +47,7 @@ function evaluateRule(
     existing.set(instance.key, instance);
   }
   const observed = rule.count
-    ? observeGroups(compiled, records, nowMs)
+    ? observeGroups(compiled, records, nowMs, rule.source === 'payments')
     : observeRecords(
         compiled,
         records,
@@ -55,6 +55,7 @@ function evaluateRule(
         config.timezone,
         (record) => (perRecordLog ? (record.createdAtMs ?? nowMs) >= lookbackStart : true),
         existing.values(),
+        perRecordLog,
       );
   const keys = [...new Set([...existing.keys(), ...observed.keys()])].sort(byKey);
   const instances: AlertInstance[] = [];
@@ -96,8 +97,30 @@ function evaluateRule(
   return { instances, notifications };
 }
 
+/** `a` before `b` in a strict order (shorter first, then by code unit): numeric ids in order. */
+function before(a: string, b: string): boolean {
+  return a.length < b.length || (a.length === b.length && a < b);
+}
+
+/**
+ * Keys strictly ascending or descending (the order an API lists a log in) cannot repeat: a
+ * pass of comparisons instead of hashing 100,000 ids.
+ */
+function monotonicKeys(records: readonly ApiRecord[]): boolean {
+  let ascending = true;
+  let descending = true;
+  for (let index = 1; index < records.length && (ascending || descending); index += 1) {
+    const a = (records[index - 1] as ApiRecord).key;
+    const b = (records[index] as ApiRecord).key;
+    ascending &&= before(a, b);
+    descending &&= before(b, a);
+  }
+  return ascending || descending;
+}
+
 /** Records of one poll, one per identity for payments (the planner may ask several windows). */
 function distinctPayments(records: readonly ApiRecord[]): readonly ApiRecord[] {
+  if (monotonicKeys(records)) return records;
   const byIdentity = new Map<string, ApiRecord>();
   for (const record of records) byIdentity.set(record.key, record);
   return [...byIdentity.values()];

@@ -25,10 +25,18 @@ function repeatDue(rule: RuleTiming, instance: AlertInstance, nowMs: number): bo
   );
 }
 
-/** A firing instance still firing: a repeat when one is due. */
-function stillFiring(rule: RuleTiming, instance: AlertInstance, nowMs: number): Step {
+/**
+ * A firing instance still firing: a repeat when one is due, telling the record as seen now
+ * (the instance may carry the previous context while nothing is sent).
+ */
+function stillFiring(
+  rule: RuleTiming,
+  instance: AlertInstance,
+  nowMs: number,
+  observation: Observation,
+): Step {
   if (!repeatDue(rule, instance, nowMs)) return { next: instance };
-  const next = { ...instance, lastSentAt: nowMs };
+  const next = { ...instance, lastSentAt: nowMs, context: observation.context };
   return { next, notify: 'firing', about: next };
 }
 
@@ -62,13 +70,22 @@ export function step(
       labels: previous?.labels ?? observation.labels,
       lastTrueAt: nowMs,
       lastSeenAt: nowMs,
-      context: observation.context,
+      context:
+        previous !== undefined && observation.keepContext === true
+          ? previous.context
+          : observation.context,
       ...(observation.value === undefined ? {} : { value: observation.value }),
       ...(observation.createdAtMs === undefined ? {} : { createdAtMs: observation.createdAtMs }),
     };
-    if (seen.state === 'firing') return stillFiring(rule, seen, nowMs);
+    if (seen.state === 'firing') return stillFiring(rule, seen, nowMs, observation);
     if (nowMs - seen.activeAt < rule.forMs) return { next: seen };
-    const fired: AlertInstance = { ...seen, state: 'firing', firedAt: nowMs, lastSentAt: nowMs };
+    const fired: AlertInstance = {
+      ...seen,
+      state: 'firing',
+      firedAt: nowMs,
+      lastSentAt: nowMs,
+      context: observation.context,
+    };
     return { next: fired, notify: 'firing', about: fired };
   }
   if (previous === undefined) return { next: undefined };

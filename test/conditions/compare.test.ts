@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileWhere } from '../../shared/conditions/compile';
+import { OPERATORS, type Operator } from '../../shared/config/types';
+import { compareDecimal, formatDecimal, parseDecimal } from '../../shared/money/decimal';
+import { cond, payment, ZONE } from '../engine/fixtures';
+
+function holds(op: Operator, comparison: number): boolean {
+  if (op === '>') return comparison > 0;
+  if (op === '<') return comparison < 0;
+  if (op === '>=') return comparison >= 0;
+  if (op === '<=') return comparison <= 0;
+  return comparison !== 0;
+}
+
+const operator = fc.constantFrom(...OPERATORS);
+
+describe('Function: compileWhere (fast paths)', () => {
+  // Letters that fold, spaces that trim, and characters whose lower case is not ASCII's.
+  const text = fc.string({
+    unit: fc.constantFrom('a', 'B', 'z', 'Z', '0', ' ', '\t', '\u00a0', 'İ', 'K', 'é', '-'),
+    maxLength: 6,
+  });
+
+  it('compares text as its trimmed lower case, whatever the characters', () => {
+    fc.assert(
+      fc.property(text, text, operator, (actual, expected, op) => {
+        const left = actual.trim().toLowerCase();
+        const right = expected.trim().toLowerCase();
+        fc.pre(left !== '' && right !== '');
+        const want = holds(op, left < right ? -1 : left > right ? 1 : 0);
+        const where = compileWhere('payments', { status: cond(`${op} ${expected}`) }, ZONE);
+        expect(where(payment('1', { status: actual }), 0)).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  const amount = fc
+    .tuple(fc.boolean(), fc.nat({ max: 2_000_000 }), fc.nat({ max: 999 }), fc.nat({ max: 3 }))
+    .map(([negative, whole, fraction, digits]) => {
+      const text = `${negative ? '-' : ''}${whole}.${String(fraction).padStart(3, '0')}`;
+      return text.slice(0, text.length - digits);
+    });
+
+  it('compares canonical money exactly against any amount', () => {
+    fc.assert(
+      fc.property(amount, amount, operator, (actual, expected, op) => {
+        const left = parseDecimal(actual);
+        const right = parseDecimal(expected);
+        if (left === undefined || right === undefined) return;
+        const want = holds(op, compareDecimal(left, right));
+        const where = compileWhere('payments', { amount_paid: cond(`${op} ${expected}`) }, ZONE);
+        expect(where(payment('1', { amount_paid: formatDecimal(left) }), 0)).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
