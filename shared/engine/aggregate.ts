@@ -145,7 +145,7 @@ export function observeRecords(
   const observed = new Map<string, Observation>();
   for (const record of records) {
     const matches = where(record, nowMs);
-    if (!matches && !trackedIds.has(record.key)) continue;
+    if (!matches && (trackedIds.size === 0 || !trackedIds.has(record.key))) continue;
     if (!keep(record)) continue;
     const key = `${prefix}${record.key}}`;
     const earlier = observed.get(key);

@@ -1,4 +1,4 @@
-import { GSM7_SEGMENT, gsm7Cost, UCS2_SEGMENT } from './gsm7';
+import { GSM7_SEGMENT, gsm7Cost, gsm7Length, UCS2_SEGMENT } from './gsm7';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
@@ -51,6 +51,11 @@ function septets(grapheme: string): number {
  */
 export function fitSms(input: string): string {
   const text = oneLine(input);
+  // Most messages fit as they are: no need to split them into graphemes to learn that.
+  const septetCount = gsm7Length(text);
+  if (septetCount === undefined ? text.length <= UCS2_SEGMENT : septetCount <= GSM7_SEGMENT) {
+    return text;
+  }
   const parts = graphemes(text);
   const gsmPrefix: string[] = [];
   for (const part of parts) {
