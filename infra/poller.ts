@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, isAbsolute, join, relative } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -42,6 +42,11 @@ const MAX_EVENT_AGE_MS = 6 * 3_600_000;
  */
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __telealertCreateRequire } from 'node:module'; const require = __telealertCreateRequire(import.meta.url);";
+
+/** The SDK's default credential chain, replaced in bundles that carry the SDK. */
+const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
+/** Its replacement, relative to the functions folder. */
+const LAMBDA_CREDENTIALS_MODULE = 'adapters/lambda-credentials.ts';
 
 export interface SourcePollerProps {
   readonly source: SourceName;
@@ -131,6 +136,11 @@ export class SourcePoller extends Construct {
         sourcesContent: false,
         banner: ESM_REQUIRE_BANNER,
         bundleAwsSDK: props.bundleAwsSdk,
+        // Lambda gives the role's credentials in the environment: the SDK's default chain is
+        // swapped for its environment link, dropping the SSO/STS clients it would carry.
+        esbuildArgs: props.bundleAwsSdk
+          ? { '--alias': `${CREDENTIAL_CHAIN_PACKAGE}=${lambdaCredentialsPath(props)}` }
+          : undefined,
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
@@ -157,6 +167,23 @@ export class SourcePoller extends Construct {
 function bundlingPath(file: string, projectRoot: string, inputDir: string): string {
   const inside = relative(projectRoot, file);
   return inside.startsWith('..') || isAbsolute(inside) ? file : join(inputDir, inside);
+}
+
+/**
+ * The replacement credential module as esbuild's alias wants it: relative to the bundling's
+ * working directory (the project root locally, its mount inside Docker), starting with `./`.
+ */
+function lambdaCredentialsPath(props: SourcePollerProps): string {
+  const file = join(props.functionsDir, LAMBDA_CREDENTIALS_MODULE);
+  if (!existsSync(file)) throw new MissingFileError('Lambda credential provider', file);
+  const inside = relative(props.projectRoot, file);
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    throw new InvalidPropError(
+      'functionsDir',
+      'must be inside projectRoot (esbuild aliases are relative to it)',
+    );
+  }
+  return `./${inside.split(sep).join('/')}`;
 }
 
 function shellQuote(text: string): string {

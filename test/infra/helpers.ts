@@ -11,6 +11,9 @@ export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const SHIPPED_CONFIG = join(REPO_ROOT, 'telealert.yaml');
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 
+/** What the stub credential module returns; found in a bundle when the alias applied. */
+export const CREDENTIALS_STUB_MARK = 'env-credentials-stub';
+
 /**
  * A throw-away project in the tmp dir with one-line handlers at the entry paths. The infra
  * tests prove the stack's shape and bundling settings, independent of the runtime's code
@@ -20,8 +23,18 @@ export function stubProject(): string {
   const root = mkdtempSync(join(tmpdir(), 'telealert-infra-'));
   mkdirSync(join(root, 'functions'));
   for (const entry of Object.values(FUNCTION_ENTRIES)) {
-    writeFileSync(join(root, 'functions', entry), 'export const handler = async () => {};\n');
+    writeFileSync(
+      join(root, 'functions', entry),
+      "import { defaultProvider } from '@aws-sdk/credential-provider-node';\n" +
+        'export const handler = async () => defaultProvider();\n',
+    );
   }
+  // The credential chain's replacement, which bundles with the SDK alias to (infra/poller.ts).
+  mkdirSync(join(root, 'functions', 'adapters'));
+  writeFileSync(
+    join(root, 'functions', 'adapters', 'lambda-credentials.ts'),
+    `export const defaultProvider = () => '${CREDENTIALS_STUB_MARK}';\n`,
+  );
   copyFileSync(join(REPO_ROOT, 'package-lock.json'), join(root, 'package-lock.json'));
   // CDK runs esbuild from the project root's node_modules; link only esbuild, so that staging
   // the project (when bundling is skipped) does not walk the whole of node_modules.

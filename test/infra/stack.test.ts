@@ -4,7 +4,13 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TelealertStack } from '../../infra/stack';
-import { iamStatements, SHIPPED_CONFIG, stripAssetHashes, synthStack } from './helpers';
+import {
+  CREDENTIALS_STUB_MARK,
+  iamStatements,
+  SHIPPED_CONFIG,
+  stripAssetHashes,
+  synthStack,
+} from './helpers';
 
 let stack: TelealertStack;
 let template: Template;
@@ -118,6 +124,15 @@ describe('Construct: TelealertAlerting', () => {
         expect(existsSync(join(dir, 'index.mjs'))).toBe(true);
         expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
         expect(readFileSync(join(dir, 'telealert.yaml'), 'utf8')).toBe(rules);
+      }
+    });
+
+    it('swaps the SDK credential chain for the environment-only provider in each bundle', () => {
+      const assets = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.'));
+      expect(assets).toHaveLength(2);
+      for (const asset of assets) {
+        const code = readFileSync(join(assemblyDir, asset, 'index.mjs'), 'utf8');
+        expect(code).toContain(CREDENTIALS_STUB_MARK);
       }
     });
   });
