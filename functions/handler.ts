@@ -72,6 +72,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     const tokens = new SsmTokenSource({
       client: runtime.ssm,
       parameterName: runtime.config.api.tokenParameter,
+      now,
     });
     const built: PollerWiring = {
       runtime,
@@ -100,6 +101,10 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     logger.appendKeys({ source });
     logger.setCorrelationId(event?.id ?? context.awsRequestId);
     wiring ??= wire();
+    // The token (SSM, on a cold start or once the cache expires) is fetched while the state
+    // loads instead of after it; the client's own get() joins the same request. A failure here
+    // is left to that get(), which reports it as a failed poll.
+    wiring.tokens.get().catch(() => undefined);
     const summary = await runSource({
       config: wiring.runtime.config,
       source,
