@@ -77,10 +77,52 @@ export function compileCondition(
     return (record, nowMs) =>
       record.createdAtMs !== undefined && matches((nowMs - record.createdAtMs) / 1000);
   }
+  const read = fieldReader(field);
   return (record) => {
-    const actual = record.fields[field];
+    const actual = read(record.fields);
     return actual !== undefined && actual !== '' && matches(actual);
   };
+}
+
+type Fields = ApiRecord['fields'];
+type FieldReader = (fields: Fields) => FieldValue | undefined;
+
+/**
+ * One reader per catalogue field, each its own function: a load site sees one property name
+ * (and one or two record shapes), so V8 keeps it monomorphic. A single `fields[field]` shared
+ * by every condition of every rule goes megamorphic, about 20 ms per rule per 100k records.
+ */
+const READERS: Readonly<Record<string, FieldReader>> = {
+  id: (f) => f.id,
+  user_id: (f) => f.user_id,
+  client_id: (f) => f.client_id,
+  call_id: (f) => f.call_id,
+  direction: (f) => f.direction,
+  source: (f) => f.source,
+  type: (f) => f.type,
+  did: (f) => f.did,
+  multiple_destination_type: (f) => f.multiple_destination_type,
+  multiple_destination_name: (f) => f.multiple_destination_name,
+  destination: (f) => f.destination,
+  state: (f) => f.state,
+  channel_id: (f) => f.channel_id,
+  created_at: (f) => f.created_at,
+  sip_domain: (f) => f.sip_domain,
+  broadcast_id: (f) => f.broadcast_id,
+  broadcast_no: (f) => f.broadcast_no,
+  call_time: (f) => f.call_time,
+  agent_name: (f) => f.agent_name,
+  amount_paid: (f) => f.amount_paid,
+  payment_id: (f) => f.payment_id,
+  gateway: (f) => f.gateway,
+  status: (f) => f.status,
+  amount_added: (f) => f.amount_added,
+  amount_tax: (f) => f.amount_tax,
+};
+
+/** The reader of one field; a name outside the catalogue is read by key. */
+function fieldReader(field: string): FieldReader {
+  return Object.hasOwn(READERS, field) ? (READERS[field] as FieldReader) : (f) => f[field];
 }
 
 /** Relative cost of testing one value of a kind: numbers compare as is, phones canonicalise. */

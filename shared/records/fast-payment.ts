@@ -32,18 +32,49 @@ export function fastPayment(
   ) {
     return undefined;
   }
-  // `id` as sent (trimmed); the record's key is its canonical identity.
-  const fields: Record<string, FieldValue> = { id: id as string };
-  if (amountPaid !== undefined) fields.amount_paid = amountPaid;
-  if (paymentId !== undefined) fields.payment_id = paymentId;
-  if (createdAt !== undefined) fields.created_at = createdAt;
-  if (gateway !== undefined) fields.gateway = gateway;
-  if (status !== undefined) fields.status = status;
-  if (amountAdded !== undefined) fields.amount_added = amountAdded;
-  if (amountTax !== undefined) fields.amount_tax = amountTax;
+  const fields =
+    amountPaid !== undefined &&
+    paymentId !== undefined &&
+    createdAt !== undefined &&
+    gateway !== undefined &&
+    status !== undefined &&
+    amountAdded !== undefined &&
+    amountTax !== undefined
+      ? // The usual record: one literal, so every such record shares one hidden class (rules
+        // then read its fields through monomorphic loads) and no property is added one by one.
+        {
+          id: id as string,
+          amount_paid: amountPaid,
+          payment_id: paymentId,
+          created_at: createdAt,
+          gateway,
+          status,
+          amount_added: amountAdded,
+          amount_tax: amountTax,
+        }
+      : partialFields(id as string, [
+          ['amount_paid', amountPaid],
+          ['payment_id', paymentId],
+          ['created_at', createdAt],
+          ['gateway', gateway],
+          ['status', status],
+          ['amount_added', amountAdded],
+          ['amount_tax', amountTax],
+        ]);
   return typeof createdAt === 'number'
     ? { source: 'payments', key, createdAtMs: createdAt, fields, raw }
     : { source: 'payments', key, fields, raw };
+}
+
+/** A record that lacks some field: only the fields it has, in the catalogue's order. */
+function partialFields(
+  id: string,
+  values: readonly (readonly [string, FieldValue | undefined])[],
+): Record<string, FieldValue> {
+  // `id` as sent (trimmed); the record's key is its canonical identity.
+  const fields: Record<string, FieldValue> = { id };
+  for (const [name, value] of values) if (value !== undefined) fields[name] = value;
+  return fields;
 }
 
 /** A field that is there and not blank (an empty `gateway` defers to `payment_gateway`). */
