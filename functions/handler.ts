@@ -72,7 +72,6 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     const tokens = new SsmTokenSource({
       client: runtime.ssm,
       parameterName: runtime.config.api.tokenParameter,
-      now,
     });
     const built: PollerWiring = {
       runtime,

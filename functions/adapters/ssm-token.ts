@@ -1,4 +1,5 @@
-import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
+import type { SSMClient } from '@aws-sdk/client-ssm';
 import { TokenUnavailableError } from '../../shared/ports/errors';
 import type { TokenSource } from '../../shared/ports/types';
 
@@ -12,55 +13,43 @@ export interface SsmTokenSourceOptions {
    * because a rejected token is fetched again. @default 900 (15 minutes)
    */
   readonly maxAgeSeconds?: number;
-  /** @default Date.now */
-  readonly now?: () => number;
 }
 
 /**
- * The deployed `TokenSource`: the SSM SecureString, decrypted, cached for several minutes.
- * Concurrent `get`s share one request, so the handler can start the fetch while the state
- * loads and the client's own `get` waits for that same request. After `invalidate` (the API
- * rejected the token) the next `get` bypasses the cache, so a token rotated in SSM works on the
- * next request; a failed fetch is not cached, so the next `get` retries. Errors name the
- * parameter, never its value.
+ * The deployed `TokenSource`: the SSM SecureString, decrypted, cached by Powertools Parameters
+ * for several minutes. After `invalidate` (the API rejected the token) the next `get` bypasses
+ * the cache, so a token rotated in SSM works on the next request. Errors name the parameter,
+ * never its value.
  */
 export class SsmTokenSource implements TokenSource {
-  readonly #client: SSMClient;
+  readonly #provider: SSMProvider;
   readonly #name: string;
-  readonly #maxAgeMs: number;
-  readonly #now: () => number;
-  #cached: { readonly token: string; readonly fetchedAt: number } | undefined;
-  #pending: Promise<string> | undefined;
+  readonly #maxAge: number;
+  #forceFetch = false;
+  /** A read under way: concurrent gets (the handler's early fetch, the client's) share it. */
+  #inflight: Promise<string> | undefined;
 
   constructor(options: SsmTokenSourceOptions) {
-    this.#client = options.client;
+    this.#provider = new SSMProvider({ awsSdkV3Client: options.client });
     this.#name = options.parameterName;
-    this.#maxAgeMs = (options.maxAgeSeconds ?? 900) * 1000;
-    this.#now = options.now ?? (() => Date.now());
+    this.#maxAge = options.maxAgeSeconds ?? 900;
   }
 
   get(): Promise<string> {
-    const cached = this.#cached;
-    if (cached && this.#now() - cached.fetchedAt < this.#maxAgeMs) {
-      return Promise.resolve(cached.token);
-    }
-    this.#pending ??= this.#fetch().finally(() => {
-      this.#pending = undefined;
+    this.#inflight ??= this.#read().finally(() => {
+      this.#inflight = undefined;
     });
-    return this.#pending;
+    return this.#inflight;
   }
 
-  invalidate(): void {
-    this.#cached = undefined;
-  }
-
-  async #fetch(): Promise<string> {
+  async #read(): Promise<string> {
     let token: string | undefined;
     try {
-      const answer = await this.#client.send(
-        new GetParameterCommand({ Name: this.#name, WithDecryption: true }),
-      );
-      token = answer.Parameter?.Value;
+      token = await this.#provider.get(this.#name, {
+        decrypt: true,
+        maxAge: this.#maxAge,
+        forceFetch: this.#forceFetch,
+      });
     } catch (error) {
       throw new TokenUnavailableError(
         `cannot read the API token from SSM parameter ${this.#name}: ${describe(error)}`,
@@ -72,9 +61,12 @@ export class SsmTokenSource implements TokenSource {
         `the SSM parameter ${this.#name} is empty: store the API's bearer token in it`,
       );
     }
-    const trimmed = token.trim();
-    this.#cached = { token: trimmed, fetchedAt: this.#now() };
-    return trimmed;
+    this.#forceFetch = false;
+    return token.trim();
+  }
+
+  invalidate(): void {
+    this.#forceFetch = true;
   }
 }
 

@@ -30,6 +30,13 @@ describe('Class: SsmTokenSource', () => {
     expect(calls[0]?.args[0].input).toEqual({ Name: '/telealert/api-token', WithDecryption: true });
   });
 
+  it('makes one SSM request for gets that overlap (the early fetch and the client)', async () => {
+    ssm.on(GetParameterCommand).resolves(answer('token-1'));
+    const tokens = source();
+    expect(await Promise.all([tokens.get(), tokens.get()])).toEqual(['token-1', 'token-1']);
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
+  });
+
   it('fetches afresh after invalidate, then caches again', async () => {
     ssm.on(GetParameterCommand).resolvesOnce(answer('old')).resolves(answer('rotated'));
     const tokens = source();
@@ -59,31 +66,5 @@ describe('Class: SsmTokenSource', () => {
     await expect(source().get()).rejects.toThrow(
       'the SSM parameter /telealert/api-token is empty: store the API',
     );
-  });
-});
-
-describe('Class: SsmTokenSource (sharing and expiry)', () => {
-  it('shares one request between concurrent gets', async () => {
-    ssm.on(GetParameterCommand).resolves(answer('token-1'));
-    const tokens = source();
-    expect(await Promise.all([tokens.get(), tokens.get()])).toEqual(['token-1', 'token-1']);
-    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
-  });
-
-  it('fetches again once the cached token is older than maxAgeSeconds', async () => {
-    ssm.on(GetParameterCommand).resolvesOnce(answer('old')).resolves(answer('new'));
-    let nowMs = 0;
-    const tokens = new SsmTokenSource({
-      client: new SSMClient({ region: 'us-east-1' }),
-      parameterName: '/telealert/api-token',
-      maxAgeSeconds: 60,
-      now: () => nowMs,
-    });
-    expect(await tokens.get()).toBe('old');
-    nowMs = 59_999;
-    expect(await tokens.get()).toBe('old');
-    nowMs = 60_000;
-    expect(await tokens.get()).toBe('new');
-    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
   });
 });
