@@ -8,6 +8,23 @@ export interface MemoryFigure {
   readonly body: string;
   readonly peakRssMb: number;
   readonly baselineRssMb: number;
+  /** The same run under the V8 heap limits the Lambda Node.js runtime sets for 256 MB. */
+  readonly lambdaHeapRssMb: number;
+  readonly lambdaHeapFlags: string;
+}
+
+/**
+ * The heap flags the Lambda Node.js runtime's bootstrap derives from the function's memory
+ * (unless NODE_OPTIONS sets its own): new space a tenth of it, half of that per semi-space,
+ * old space the rest. For 256 MB: `--max-semi-space-size=12 --max-old-space-size=231`. Read
+ * from published copies of the runtime's `bootstrap` script, not from AWS documentation.
+ */
+export function lambdaHeapFlags(memoryMb: number): string[] {
+  const newSpace = Math.floor(memoryMb / 10);
+  return [
+    `--max-semi-space-size=${Math.floor(newSpace / 2)}`,
+    `--max-old-space-size=${memoryMb - newSpace}`,
+  ];
 }
 
 /**
@@ -32,8 +49,12 @@ function bundleChild(directory: string): string {
   return file;
 }
 
-function childRss(script: string, args: readonly string[]): number {
-  const child = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+function childRss(
+  script: string,
+  args: readonly string[],
+  nodeFlags: readonly string[] = [],
+): number {
+  const child = spawnSync(process.execPath, [...nodeFlags, script, ...args], { encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`memory child failed: ${child.stderr}`);
   return Number(child.stdout) / 1024 / 1024;
 }
@@ -41,15 +62,21 @@ function childRss(script: string, args: readonly string[]): number {
 /**
  * Peak RSS (`process.resourceUsage().maxRSS`) of a fresh `node` process, running the bundled
  * pipeline, that reads the 100k-payment body from a file and runs it through the poller's
- * pipeline twice, next to the same process doing nothing (node and the bundle loaded).
+ * pipeline twice, next to the same process doing nothing (node and the bundle loaded), and
+ * once more under the heap limits a 256 MB Lambda gives V8 (V8 collects harder near a limit,
+ * so the peak there is what the function would see).
  */
 export function measureMemory(directory: string, nowMs: number, zone: string): MemoryFigure {
   const file = join(directory, 'payments-100k.json');
   writeFileSync(file, bodyText('payments', PAYMENTS_COUNT, nowMs, zone));
   const script = bundleChild(directory);
+  const args = ['--body', file, String(nowMs)];
+  const flags = lambdaHeapFlags(256);
   return {
     body: '100k payments',
-    peakRssMb: Math.round(childRss(script, ['--body', file, String(nowMs)])),
+    peakRssMb: Math.round(childRss(script, args)),
     baselineRssMb: Math.round(childRss(script, ['--baseline'])),
+    lambdaHeapRssMb: Math.round(childRss(script, args, flags)),
+    lambdaHeapFlags: flags.join(' '),
   };
 }
