@@ -16,6 +16,7 @@ Usage:
   telealert replay   [--config F] --timeline T
   telealert poll     [--config F] [--base-url URL] [--once] [--state FILE] [--pretty]
   telealert simulate [--port N] [--scenario NAME] [--seed N] [--token T] [--speed X]
+                     [--fault ENDPOINT=KIND[:ARG] ...]
   telealert demo     [--scenario NAME] [--speed X] [--json] [--stop-after D]   (\`npm start\`)
 
 Options:
@@ -29,6 +30,9 @@ Options:
   --json          the demo prints JSON Lines instead of readable text
   --port N        simulator port on 127.0.0.1 (default: 8787; 0 picks a free one)
   --scenario NAME simulator scenario (quiet, busy-evening, stuck-payment)
+  --fault F       simulator fault, e.g. live_calls=status:500, payments=rate-limit:30,
+                  live_calls=slow:2000, payments=large:100000, live_calls=hang (also
+                  malformed-json, html[:502], truncated, wrong-types, empty)
   --speed X       simulated seconds per real second (simulate default 1, demo default 60)
   --stop-after D  the demo stops by itself after this much real time (30s, 2m)
 
@@ -51,6 +55,7 @@ const OPTIONS = {
   scenario: { type: 'string' },
   seed: { type: 'string' },
   token: { type: 'string' },
+  fault: { type: 'string', multiple: true },
   speed: { type: 'string' },
   'stop-after': { type: 'string' },
   help: { type: 'boolean', short: 'h' },

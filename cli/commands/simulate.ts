@@ -4,6 +4,7 @@ import { startSimulator } from '../../simulator/server';
 import { EXIT, UsageError } from '../errors';
 import type { Io } from '../io';
 import type { CliOptions } from '../main';
+import { readFaults } from './fault-option';
 import { readNumber, readScenario } from './options';
 
 const DEFAULT_PORT = 8787;
@@ -15,6 +16,7 @@ export async function simulateCommand(options: CliOptions, io: Io): Promise<numb
   const speed = readNumber(options.speed, 'speed', 1, { min: 0.001, max: 100_000 });
   const seed = readNumber(options.seed, 'seed', 1, { min: 0, max: 2 ** 32 - 1 });
   const scenario = readScenario(options.scenario, 'busy-evening');
+  const faults = readFaults(options.fault);
   const token = options.token ?? DEFAULT_TOKEN;
   if (token.trim() === '') throw new UsageError('--token must not be empty');
 
@@ -24,11 +26,15 @@ export async function simulateCommand(options: CliOptions, io: Io): Promise<numb
     seed,
     token,
     clock: fastClock(Date.now(), speed),
+    faults,
   });
   io.stderr(
     `simulator: ${simulator.url} (scenario ${scenario}, seed ${seed}, ${speed}x)\n` +
       `  curl -H 'authorization: Bearer ${token}' ${simulator.url}/v1/live_calls\n` +
-      `  scenarios: ${SCENARIO_NAMES.join(', ')}; Ctrl-C stops\n`,
+      `  scenarios: ${SCENARIO_NAMES.join(', ')}; Ctrl-C stops\n` +
+      Object.entries(faults)
+        .map(([endpoint, fault]) => `  fault on ${endpoint}: ${JSON.stringify(fault)}\n`)
+        .join(''),
   );
   await new Promise<void>((resolve) => {
     if (io.stopSignal.aborted) resolve();

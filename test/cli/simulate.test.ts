@@ -55,6 +55,37 @@ describe('Command: simulate', () => {
     expect(io.err()).toMatch(/scenario busy-evening, seed 1, 1x/);
   }, 60_000);
 
+  it('injects the --fault given per endpoint and leaves the other endpoint healthy', async () => {
+    const { io, exit, url } = await startSimulate([
+      '--fault',
+      'live_calls=status:500',
+      '--fault',
+      'payments=rate-limit:30',
+    ]);
+    const headers = { authorization: 'Bearer sim-token' };
+    const calls = await fetch(`${url}/v1/live_calls`, { headers });
+    expect(calls.status).toBe(500);
+    await calls.text();
+    const payments = await fetch(`${url}/v1/billing/payments/online`, { headers });
+    expect(payments.status).toBe(429);
+    expect(payments.headers.get('retry-after')).toBe('30');
+    await payments.text();
+    io.stop();
+    expect(await exit).toBe(0);
+    expect(io.err()).toMatch(/fault on live_calls: \{"kind":"status","status":500\}/);
+  }, 60_000);
+
+  it.each([
+    ['calls=status:500', /the endpoint is live_calls or payments/],
+    ['live_calls=status:404', /status is one of 500, 403, 401, 502, 503/],
+    ['live_calls=slow', /slow needs the delay in milliseconds/],
+    ['payments=explode', /unknown fault "explode"/],
+  ])('exits 2 with the reason for --fault %s', async (fault, reason) => {
+    const io = memoryIo();
+    expect(await runCli(['simulate', '--port', '0', '--fault', fault], io)).toBe(2);
+    expect(io.err()).toMatch(reason);
+  });
+
   it('exits 2 for an empty --token without starting', async () => {
     const io = memoryIo();
     expect(await runCli(['simulate', '--port', '0', '--token', ' '], io)).toBe(2);
