@@ -104,7 +104,7 @@ export class DynamoStateStore implements StateStore {
       // No commit of a revision already reached can succeed any more: a lost race or a crash.
       else if (item.owed.commits.every((id) => commitRevision(id) <= revision)) dead.push(item);
     }
-    await parallel(dead, (item) => this.#deleteOrphan(source, item.key, item.owed.commits.length));
+    await parallel(dead, (item) => this.#deleteOrphan(item.key, item.owed.commits));
     return { state, revision, owed: owed.sort(compareOwed) };
   }
 
@@ -218,27 +218,36 @@ export class DynamoStateStore implements StateStore {
     );
   }
 
-  /** Deletes an orphan unless a commit added itself to it since it was read. */
+  /**
+   * Deletes an orphan unless it changed since it was read: the condition names the exact set
+   * of commit ids seen, so an item deleted by another run and written again by a commit in
+   * flight (same id, other commit) is left alone. Best effort: an orphan is never delivered,
+   * so a failed delete (throttling, a timeout) only leaves it to the next load or to its TTL,
+   * and must not fail the run.
+   */
   async #deleteOrphan(
-    source: SourceName,
     key: Record<string, AttributeValue>,
-    commits: number,
+    commits: readonly string[],
   ): Promise<void> {
+    const names = commits.map((_, i) => `:c${i}`);
     try {
       await this.#client.send(
         new DeleteItemCommand({
           TableName: this.#table,
           Key: key,
-          ConditionExpression: 'size(#commits) = :n',
+          ConditionExpression: [
+            'size(#commits) = :n',
+            ...names.map((name) => `contains(#commits, ${name})`),
+          ].join(' AND '),
           ExpressionAttributeNames: { '#commits': ATTR.commits },
-          ExpressionAttributeValues: { ':n': { N: String(commits) } },
+          ExpressionAttributeValues: {
+            ':n': { N: String(commits.length) },
+            ...Object.fromEntries(commits.map((id, i) => [`:c${i}`, { S: id }])),
+          },
         }),
       );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return;
-      throw new StateStoreError(`cannot delete an orphaned owed item of ${source}`, {
-        cause: error,
-      });
+    } catch {
+      // Left for the next load or the TTL (see above).
     }
   }
 

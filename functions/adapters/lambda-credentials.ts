@@ -15,6 +15,10 @@ export interface EnvCredentials {
  * instance-metadata links (and the STS/SSO clients they carry, about 90 KB) are never reached
  * there; only the environment link is kept. Same export name and call shape as the SDK's
  * `defaultProvider(init)`, which the clients' runtime config calls.
+ *
+ * Limit: a Lambda that hands out credentials through a container endpoint instead of the
+ * environment (SnapStart does, on the runtimes that offer it; Node.js runtimes do not) would
+ * fail here with a clear error; build with `bundleAwsSdk: false` there, or restore the chain.
  */
 export function defaultProvider(
   _init: unknown = {},

@@ -36,21 +36,27 @@ export class SsmTokenSource implements TokenSource {
   }
 
   get(): Promise<string> {
-    this.#inflight ??= this.#read().finally(() => {
-      this.#inflight = undefined;
+    if (this.#inflight) return this.#inflight;
+    const read: Promise<string> = this.#read(this.#forceFetch).finally(() => {
+      if (this.#inflight === read) this.#inflight = undefined;
     });
-    return this.#inflight;
+    this.#inflight = read;
+    return read;
   }
 
-  async #read(): Promise<string> {
+  async #read(forceFetch: boolean): Promise<string> {
+    // Cleared now, not when the read ends: an invalidate() that arrives while this read is
+    // under way sets it again and is not lost.
+    this.#forceFetch = false;
     let token: string | undefined;
     try {
       token = await this.#provider.get(this.#name, {
         decrypt: true,
         maxAge: this.#maxAge,
-        forceFetch: this.#forceFetch,
+        forceFetch,
       });
     } catch (error) {
+      if (forceFetch) this.#forceFetch = true;
       throw new TokenUnavailableError(
         `cannot read the API token from SSM parameter ${this.#name}: ${describe(error)}`,
         { cause: error },
@@ -61,12 +67,14 @@ export class SsmTokenSource implements TokenSource {
         `the SSM parameter ${this.#name} is empty: store the API's bearer token in it`,
       );
     }
-    this.#forceFetch = false;
     return token.trim();
   }
 
+  /** The API rejected the token: the next read bypasses the cache, and does not join a read
+   * started before (that one may return the rejected token). */
   invalidate(): void {
     this.#forceFetch = true;
+    this.#inflight = undefined;
   }
 }
 

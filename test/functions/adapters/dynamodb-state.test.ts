@@ -175,16 +175,25 @@ describe('Class: DynamoStateStore (mocked)', () => {
       expect(dynamodb.commandCalls(DeleteItemCommand)).toHaveLength(0);
     });
 
-    it('deletes an orphan whose revision was passed, unless a commit joined it meanwhile', async () => {
-      const lost = owedItem('lost', '2026-11-21T04:30:00.000Z', [newCommitId(3)]);
+    it('deletes an orphan only if it still holds exactly the commit ids it was read with', async () => {
+      const id = newCommitId(3);
+      const lost = owedItem('lost', '2026-11-21T04:30:00.000Z', [id]);
       dynamodb.on(QueryCommand).resolves({ Items: [lost, stateItem(3, [])] });
       dynamodb.on(DeleteItemCommand).resolves({});
       expect((await store().load('live_calls')).owed).toEqual([]);
       expect(dynamodb.commandCalls(DeleteItemCommand)[0]?.args[0].input).toMatchObject({
         Key: { pk: lost.pk, sk: lost.sk },
-        ConditionExpression: 'size(#commits) = :n',
-        ExpressionAttributeValues: { ':n': { N: '1' } },
+        ConditionExpression: 'size(#commits) = :n AND contains(#commits, :c0)',
+        ExpressionAttributeValues: { ':n': { N: '1' }, ':c0': { S: id } },
       });
+    });
+
+    it('still loads when deleting an orphan fails: the orphan is left to the next load', async () => {
+      const lost = owedItem('lost', '2026-11-21T04:30:00.000Z', [newCommitId(3)]);
+      dynamodb.on(QueryCommand).resolves({ Items: [lost, stateItem(3, [])] });
+      dynamodb.on(DeleteItemCommand).rejects(new Error('ProvisionedThroughputExceededException'));
+      const loaded = await store().load('live_calls');
+      expect(loaded).toMatchObject({ revision: 3, owed: [] });
     });
 
     it('reports a state item it cannot read as a StateStoreError', async () => {

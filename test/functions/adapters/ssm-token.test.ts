@@ -37,6 +37,16 @@ describe('Class: SsmTokenSource', () => {
     expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
   });
 
+  it('keeps an invalidate that arrives while a cached read is under way', async () => {
+    ssm.on(GetParameterCommand).resolvesOnce(answer('old')).resolves(answer('rotated'));
+    const tokens = source();
+    const first = tokens.get();
+    tokens.invalidate();
+    expect(await first).toBe('old');
+    expect(await tokens.get()).toBe('rotated');
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
+  });
+
   it('fetches afresh after invalidate, then caches again', async () => {
     ssm.on(GetParameterCommand).resolvesOnce(answer('old')).resolves(answer('rotated'));
     const tokens = source();
