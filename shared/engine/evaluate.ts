@@ -1,15 +1,10 @@
 import type { Config, RuleConfig, SourceName } from '../config/types';
 import type { ApiRecord, PollResult } from '../records/types';
-import {
-  aggregateContext,
-  compileRule,
-  type Observation,
-  observeGroups,
-  observeRecords,
-} from './aggregate';
+import { aggregateContext, compileRule, type Observation } from './aggregate';
 import { healthAfterFailure, healthKey, healthTarget } from './health';
 import { step } from './lifecycle';
 import { buildNotification, type NotificationTarget } from './notify';
+import { type ObservedRule, observeAll } from './observe';
 import { checkState, emptyState } from './state';
 import type { AlertInstance, Evaluation, Notification } from './types';
 
@@ -30,14 +25,20 @@ function forgotten(config: Config, instance: AlertInstance, nowMs: number): bool
   return since < nowMs - config.sources.payments.lookbackMs;
 }
 
-/** One rule over one successful poll: its instances after it and what to tell. */
-function evaluateRule(
+/** One rule of a successful poll, before the pass over the records. */
+interface PreparedRule {
+  readonly rule: RuleConfig;
+  readonly perRecordLog: boolean;
+  readonly existing: ReadonlyMap<string, AlertInstance>;
+  readonly observed: ObservedRule;
+}
+
+function prepareRule(
   config: Config,
   rule: RuleConfig,
-  records: readonly ApiRecord[],
   previous: readonly AlertInstance[],
   nowMs: number,
-): { instances: AlertInstance[]; notifications: Notification[] } {
+): PreparedRule {
   const compiled = compileRule(rule, config.timezone);
   const perRecordLog = rule.source === 'payments' && rule.count === undefined;
   const lookbackStart = nowMs - config.sources.payments.lookbackMs;
@@ -46,17 +47,27 @@ function evaluateRule(
     if (perRecordLog && forgotten(config, instance, nowMs)) continue;
     existing.set(instance.key, instance);
   }
-  const observed = rule.count
-    ? observeGroups(compiled, records, nowMs, rule.source === 'payments')
-    : observeRecords(
+  const observed: ObservedRule = rule.count
+    ? { compiled, distinct: rule.source === 'payments' }
+    : {
         compiled,
-        records,
-        nowMs,
-        config.timezone,
-        (record) => (perRecordLog ? (record.createdAtMs ?? nowMs) >= lookbackStart : true),
-        existing.values(),
-        perRecordLog,
-      );
+        tracked: existing.values(),
+        compactContext: perRecordLog,
+        ...(perRecordLog
+          ? { keep: (record: ApiRecord) => (record.createdAtMs ?? nowMs) >= lookbackStart }
+          : {}),
+      };
+  return { rule, perRecordLog, existing, observed };
+}
+
+/** One rule over one successful poll, given what the pass observed: its instances and what to tell. */
+function settleRule(
+  config: Config,
+  prepared: PreparedRule,
+  observed: ReadonlyMap<string, Observation>,
+  nowMs: number,
+): { instances: AlertInstance[]; notifications: Notification[] } {
+  const { rule, perRecordLog, existing } = prepared;
   const keys = [...new Set([...existing.keys(), ...observed.keys()])].sort(byKey);
   const instances: AlertInstance[] = [];
   const notifications: Notification[] = [];
@@ -190,12 +201,20 @@ export function evaluate(
     if (list) list.push(instance);
     else byRule.set(instance.rule, [instance]);
   }
-  for (const rule of config.rules) {
-    if (rule.source !== source) continue;
-    const result = evaluateRule(config, rule, records, byRule.get(rule.name) ?? [], nowMs);
+  const prepared = config.rules
+    .filter((rule) => rule.source === source)
+    .map((rule) => prepareRule(config, rule, byRule.get(rule.name) ?? [], nowMs));
+  const observations = observeAll(
+    prepared.map((rule) => rule.observed),
+    records,
+    nowMs,
+    config.timezone,
+  );
+  prepared.forEach((rule, index) => {
+    const result = settleRule(config, rule, observations[index] ?? new Map(), nowMs);
     for (const instance of result.instances) alerts[instance.key] = instance;
     notifications.push(...result.notifications);
-  }
+  });
   return {
     state: { version: prior.version, source, consecutiveFailures: 0, alerts },
     notifications,

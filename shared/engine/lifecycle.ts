@@ -71,7 +71,7 @@ export function step(
       lastTrueAt: nowMs,
       lastSeenAt: nowMs,
       context:
-        previous !== undefined && observation.keepContext === true
+        previous !== undefined && observation.compactContext === true
           ? previous.context
           : observation.context,
       ...(observation.value === undefined ? {} : { value: observation.value }),
