@@ -20,9 +20,10 @@ export interface Observation {
   readonly context: Readonly<Record<string, string>>;
   readonly createdAtMs?: number;
   /**
-   * The previous instance's context may stand in for this one while nothing is sent: true for
-   * payments, a log whose stored context is never rendered (a notification always describes
-   * the payment as seen in the poll that owes it).
+   * The instance stores no context, only the notification carries it: true for payments, a
+   * log whose stored context is never rendered (a notification always describes the payment
+   * as seen in the poll that owes it; an absent payment is neither repeated nor resolved).
+   * 10,000 stuck payments then carry no 10,000 contexts in memory and in the stored state.
    */
   readonly compactContext?: boolean;
 }

@@ -27,7 +27,7 @@ function repeatDue(rule: RuleTiming, instance: AlertInstance, nowMs: number): bo
 
 /**
  * A firing instance still firing: a repeat when one is due, telling the record as seen now
- * (the instance may carry the previous context while nothing is sent).
+ * (a compact instance stores no context: the notification carries the one seen now).
  */
 function stillFiring(
   rule: RuleTiming,
@@ -36,8 +36,23 @@ function stillFiring(
   observation: Observation,
 ): Step {
   if (!repeatDue(rule, instance, nowMs)) return { next: instance };
-  const next = { ...instance, lastSentAt: nowMs, context: observation.context };
-  return { next, notify: 'firing', about: next };
+  const next = { ...instance, lastSentAt: nowMs, context: stored(observation) };
+  return { next, notify: 'firing', about: told(next, observation) };
+}
+
+/** No context: what a compact instance stores (one shared object, never written to). */
+const NO_CONTEXT: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The context an instance keeps: none when the observation says it is never rendered. */
+function stored(observation: Observation): Readonly<Record<string, string>> {
+  return observation.compactContext === true ? NO_CONTEXT : observation.context;
+}
+
+/** The instance a notification describes: with the record as seen now. */
+function told(instance: AlertInstance, observation: Observation): AlertInstance {
+  return instance.context === observation.context
+    ? instance
+    : { ...instance, context: observation.context };
 }
 
 /**
@@ -70,10 +85,7 @@ export function step(
       labels: previous?.labels ?? observation.labels,
       lastTrueAt: nowMs,
       lastSeenAt: nowMs,
-      context:
-        previous !== undefined && observation.compactContext === true
-          ? previous.context
-          : observation.context,
+      context: stored(observation),
       ...(observation.value === undefined ? {} : { value: observation.value }),
       ...(observation.createdAtMs === undefined ? {} : { createdAtMs: observation.createdAtMs }),
     };
@@ -84,16 +96,16 @@ export function step(
       state: 'firing',
       firedAt: nowMs,
       lastSentAt: nowMs,
-      context: observation.context,
+      context: stored(observation),
     };
-    return { next: fired, notify: 'firing', about: fired };
+    return { next: fired, notify: 'firing', about: told(fired, observation) };
   }
   if (previous === undefined) return { next: undefined };
   const seen: AlertInstance = observation
     ? {
         ...previous,
         lastSeenAt: nowMs,
-        context: observation.context,
+        context: stored(observation),
         ...(observation.value === undefined ? {} : { value: observation.value }),
       }
     : previous;
@@ -101,5 +113,10 @@ export function step(
   // Held by keepFiring: still firing, but no repeat goes out while the condition is false (a
   // repeat would claim a breach that is not happening).
   if (nowMs - seen.lastTrueAt < rule.keepFiringMs) return { next: seen };
-  return rule.resolved ? { next: undefined, notify: 'resolved', about: seen } : { next: undefined };
+  if (!rule.resolved) return { next: undefined };
+  return {
+    next: undefined,
+    notify: 'resolved',
+    about: observation ? told(seen, observation) : seen,
+  };
 }

@@ -29,7 +29,7 @@ export interface ObservedRule {
   readonly keep?: (record: ApiRecord) => boolean;
   /** Per-record rules: the rule's existing instances, by identity. */
   readonly tracked?: Iterable<{ readonly labels: Readonly<Record<string, string>> }>;
-  /** Per-record rules: the previous context may stand in (payments, a log). */
+  /** Per-record rules: instances store no context (payments, a log). */
   readonly compactContext?: boolean;
   /** Aggregate rules: the records are already one per identity (payments). */
   readonly distinct?: boolean;

@@ -142,6 +142,46 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['35 firing stuck{id=p1}', '45 resolved stuck{id=p1}']);
   });
 
+  it('stores a firing payment without its record and tells the payment as seen when notifying', () => {
+    const cfg = config([
+      {
+        name: 'stuck',
+        source: 'payments',
+        where: { status: 'pending' },
+        repeatMs: 10 * MINUTE,
+        forMs: MINUTE,
+      },
+    ]);
+    const p = (amount: string, status = 'pending') =>
+      payment('p1', { status, amount_paid: amount }, T0);
+    const { all, state } = run(
+      cfg,
+      [
+        [0, ok(p('100'))],
+        [1, ok(p('150'))],
+        [5, ok(p('175'))],
+        [11, ok(p('200'))],
+        [12, ok(p('250', 'success'))],
+      ],
+      'payments',
+    );
+    expect(all.map((n) => [n.status, /amount_paid:\s+(\S+)/.exec(n.text)?.[1]])).toEqual([
+      ['firing', '150.00'],
+      ['firing', '200.00'],
+      ['resolved', '250.00'],
+    ]);
+    const middle = run(
+      cfg,
+      [
+        [0, ok(p('100'))],
+        [1, ok(p('150'))],
+      ],
+      'payments',
+    ).state;
+    expect(middle?.alerts['stuck{id=p1}']?.context).toEqual({});
+    expect(state?.alerts).toEqual({});
+  });
+
   it('counts a payment returned by several pushed-down requests once', () => {
     const cfg = config([
       { name: 'big', source: 'payments', where: { amount_paid: '> 10' } },
