@@ -1,6 +1,7 @@
 import type { Config, SourceName } from '../shared/config/types';
 import { evaluate } from '../shared/engine/evaluate';
 import type { SourceState } from '../shared/engine/types';
+import { usedFields } from '../shared/engine/used-fields';
 import { parseRecords } from '../shared/records/parse';
 import { generateLiveCalls, generatePayments } from '../simulator/generate';
 import { median, round, timeMs } from './stats';
@@ -38,7 +39,10 @@ export function processBody(
   nowMs: number,
   previous?: SourceState,
 ) {
-  const batch = parseRecords(source, JSON.parse(text), config.timezone);
+  // As the runner asks the client: only the fields the rules and metrics read.
+  const batch = parseRecords(source, JSON.parse(text), config.timezone, {
+    fields: usedFields(config, source),
+  });
   return evaluate(
     config,
     source,

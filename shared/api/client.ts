@@ -54,6 +54,8 @@ export interface RequestOptions {
   readonly deadlineMs: number;
   /** Cancels the request (not retried). */
   readonly signal?: AbortSignal;
+  /** The record fields something reads: passed to `parseRecords` (`ParseOptions.fields`). */
+  readonly fields?: ReadonlySet<string>;
 }
 
 const REDACTED = '[redacted]';
@@ -196,6 +198,7 @@ export class TelephonyClient {
         outcome = interpretAnswer(answer.status, answer.headers, answer.text, {
           ...failure,
           zone: this.#zone,
+          ...(options.fields === undefined ? {} : { fields: options.fields }),
           nowMs: this.#now(),
           redact: (text) => this.#redact(text),
         });

@@ -21,6 +21,8 @@ export interface AnswerContext {
   readonly endpoint: SourceName;
   readonly attempts: number;
   readonly zone: string;
+  /** Passed to `parseRecords`: the fields something reads. */
+  readonly fields?: ReadonlySet<string>;
   readonly nowMs: number;
   /** Scrubs every known token from text that came from the server. */
   readonly redact: (text: string) => string;
@@ -103,7 +105,15 @@ function parseBody(status: number, text: string, context: AnswerContext): Outcom
     return fail(new ApiBodyError({ ...base, reason, cause }));
   }
   try {
-    return { ok: true, batch: parseRecords(context.endpoint, body, context.zone) };
+    return {
+      ok: true,
+      batch: parseRecords(
+        context.endpoint,
+        body,
+        context.zone,
+        context.fields === undefined ? {} : { fields: context.fields },
+      ),
+    };
   } catch (error) {
     if (!(error instanceof NotAnArrayError)) throw error;
     const said = serverMessage(text, context.redact);

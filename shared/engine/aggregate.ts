@@ -7,6 +7,7 @@ import {
   type RecordPredicate,
 } from '../conditions/compile';
 import type { RuleConfig } from '../config/types';
+import { completeRecord } from '../records/parse';
 import type { ApiRecord } from '../records/types';
 
 /** What one poll says about one alert instance of a rule. */
@@ -99,10 +100,12 @@ export function compileRule(rule: RuleConfig, zone: string): CompiledRule {
 
 /** Every field the record carries (and `age`), as display text for messages. */
 export function recordContext(
-  record: ApiRecord,
+  partial: ApiRecord,
   nowMs: number,
   zone: string,
 ): Record<string, string> {
+  // A message tells the whole record, also the fields no rule reads.
+  const record = completeRecord(partial, zone);
   const fields = Object.keys(record.fields);
   if (record.createdAtMs !== undefined) fields.push('age');
   const context: Record<string, string> = {};

@@ -2,6 +2,7 @@ import type { SourceName } from '../config/types';
 import { assertTimeZone } from '../time/zone';
 import { NotAnArrayError } from './errors';
 import { fastPayment } from './fast-payment';
+import type { FieldKind } from './fields';
 import { INVALID, normaliseValue } from './normalise';
 import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
 import type { ApiRecord, FieldValue, ParsedBatch } from './types';
@@ -10,6 +11,30 @@ import type { ApiRecord, FieldValue, ParsedBatch } from './types';
 export const MAX_SKIP_REASONS = 10;
 
 type RawRecord = Readonly<Record<string, unknown>>;
+
+/** Options of `parseRecords`. */
+export interface ParseOptions {
+  /**
+   * The fields something will read (rule conditions, groupBy, summaries, metrics): a live
+   * call's other fields are left in `raw` (the record is `partial`), read by `completeRecord`
+   * only when a message needs the whole record. Identity, `id` and `created_at` are always
+   * read. Payments, of a fixed shape and few fields, are always read whole. Absent: every field.
+   */
+  readonly fields?: ReadonlySet<string>;
+}
+
+/** Always read: the identity (and its fallback) and `created_at` (`age`, the lookback). */
+const ALWAYS_READ: ReadonlySet<string> = new Set(['id', 'call_id', 'created_at']);
+
+function fieldsToRead(
+  source: SourceName,
+  fields: ReadonlySet<string> | undefined,
+): ReadonlyArray<readonly [string, FieldKind]> {
+  const all = RECORD_FIELDS[source];
+  if (fields === undefined || source === 'payments') return all;
+  const read = all.filter(([name]) => fields.has(name) || ALWAYS_READ.has(name));
+  return read.length === all.length ? all : read;
+}
 
 function isPlainObject(value: unknown): value is RawRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,9 +45,14 @@ function isPlainObject(value: unknown): value is RawRecord {
  * the record to the schema, which finds out what is wrong with it. Same normalisers as the
  * schema, so both paths agree (a property test holds them to it).
  */
-function fastRecord(source: SourceName, raw: RawRecord, zone: string): ApiRecord | undefined {
+function fastRecord(
+  source: SourceName,
+  raw: RawRecord,
+  zone: string,
+  read: ReadonlyArray<readonly [string, FieldKind]> = RECORD_FIELDS[source],
+): ApiRecord | undefined {
   const fields: Record<string, FieldValue> = {};
-  for (const [name, kind] of RECORD_FIELDS[source]) {
+  for (const [name, kind] of read) {
     const value = normaliseValue(kind, raw[name], zone);
     if (value === INVALID) return undefined;
     if (value !== undefined) fields[name] = value;
@@ -31,9 +61,11 @@ function fastRecord(source: SourceName, raw: RawRecord, zone: string): ApiRecord
   if (key === undefined) return undefined;
   applyAliases(source, fields, raw, zone);
   const createdAt = fields.created_at;
-  return typeof createdAt === 'number'
-    ? { source, key, createdAtMs: createdAt, fields, raw }
-    : { source, key, fields, raw };
+  const record: ApiRecord =
+    typeof createdAt === 'number'
+      ? { source, key, createdAtMs: createdAt, fields, raw }
+      : { source, key, fields, raw };
+  return read === RECORD_FIELDS[source] ? record : { ...record, partial: true };
 }
 
 type Outcome = { readonly record: ApiRecord } | { readonly reason: string };
@@ -78,14 +110,21 @@ function schemaRecord(source: SourceName, raw: unknown, zone: string): Outcome {
  * Parses one response body (already JSON-parsed) into records of `source`, reading times in
  * `zone`. Tolerant and honest: values are normalised by field kind, unknown fields are kept in
  * `raw`, and a record that cannot be understood is counted in `skipped` (with the first
- * `MAX_SKIP_REASONS` reasons) instead of failing the batch.
+ * `MAX_SKIP_REASONS` reasons) instead of failing the batch. With `options.fields`, live calls
+ * read only those fields (which records are kept or skipped does not change).
  *
  * @throws NotAnArrayError when the body is not an array.
  * @throws TimeZoneError when `zone` is not an IANA zone.
  */
-export function parseRecords(source: SourceName, body: unknown, zone: string): ParsedBatch {
+export function parseRecords(
+  source: SourceName,
+  body: unknown,
+  zone: string,
+  options: ParseOptions = {},
+): ParsedBatch {
   if (!Array.isArray(body)) throw new NotAnArrayError(body);
   assertTimeZone(zone);
+  const read = fieldsToRead(source, options.fields);
   const records: ApiRecord[] = [];
   const skipReasons: string[] = [];
   let skipped = 0;
@@ -95,7 +134,7 @@ export function parseRecords(source: SourceName, body: unknown, zone: string): P
       ? undefined
       : source === 'payments'
         ? fastPayment(raw, zone)
-        : fastRecord(source, raw, zone);
+        : fastRecord(source, raw, zone, read);
     if (fast) {
       records.push(fast);
       continue;
@@ -110,4 +149,17 @@ export function parseRecords(source: SourceName, body: unknown, zone: string): P
     }
   }
   return { records, skipped, skipReasons };
+}
+
+/**
+ * The record with every field read, as `parseRecords` without `fields` makes it: the same
+ * record when it is not `partial`.
+ */
+export function completeRecord(record: ApiRecord, zone: string): ApiRecord {
+  if (record.partial !== true) return record;
+  const whole = fastRecord(record.source, record.raw, zone);
+  if (whole) return whole;
+  const outcome = schemaRecord(record.source, record.raw, zone);
+  // A partial record had an identity, so the schema keeps it too.
+  return 'record' in outcome ? outcome.record : record;
 }

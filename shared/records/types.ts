@@ -16,6 +16,11 @@ export interface ApiRecord {
   readonly createdAtMs?: number;
   readonly fields: Readonly<Record<string, FieldValue>>;
   readonly raw: Readonly<Record<string, unknown>>;
+  /**
+   * `fields` holds only the fields asked of the parser (`ParseOptions.fields`), identity and
+   * `created_at` included; `completeRecord` reads the rest from `raw`. Absent: every field.
+   */
+  readonly partial?: true;
 }
 
 /** What a parser made of one response body. */

@@ -2,6 +2,7 @@ import { ApiError } from '../api/errors';
 import { evaluate } from '../engine/evaluate';
 import { planRequests } from '../engine/plan';
 import type { Notification } from '../engine/types';
+import { usedFields } from '../engine/used-fields';
 import { StateConflictError, TokenUnavailableError } from '../ports/errors';
 import type { StoredState } from '../ports/types';
 import type { ApiRecord, PollFailure, PollResult } from '../records/types';
@@ -160,11 +161,13 @@ async function pollOnce(
   const { config, source, client, now, deadlineMs } = options;
   const atMs = now();
   const requests = planRequests(config, source, atMs);
+  // Only what the rules and metrics read is normalised; messages read the rest from `raw`.
+  const fields = usedFields(config, source);
   const results = await Promise.all(
     requests.map(async (request) => {
       const started = now();
       try {
-        const batch = await client.request(request, { deadlineMs });
+        const batch = await client.request(request, { deadlineMs, fields });
         emit({ type: 'fetch', sample, endpoint: request.endpoint, latencyMs: now() - started });
         return { ok: true as const, batch };
       } catch (error) {

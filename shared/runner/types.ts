@@ -6,7 +6,10 @@ import type { ApiRecord, ParsedBatch, PollFailure } from '../records/types';
 
 /** What the runner needs of `TelephonyClient` (kept structural so tests can fake it). */
 export interface PollClient {
-  request(request: ApiRequest, options: { readonly deadlineMs: number }): Promise<ParsedBatch>;
+  request(
+    request: ApiRequest,
+    options: { readonly deadlineMs: number; readonly fields?: ReadonlySet<string> },
+  ): Promise<ParsedBatch>;
 }
 
 /** What happened during a run, as it happens; the Lambdas turn these into logs and metrics. */
