@@ -1,7 +1,7 @@
 import type { Operator } from '../config/types';
 import { compareDecimal, formatDecimal, parseDecimal } from '../money/decimal';
 import type { FieldKind } from '../records/fields';
-import { canonicalPhone } from '../records/phone';
+import { canonicalPhone, isCanonicalPhone } from '../records/phone';
 import type { FieldValue } from '../records/types';
 import { type ConditionValue, readDirection } from './values';
 
@@ -142,7 +142,11 @@ function comparator(kind: FieldKind, expected: ConditionValue): Comparator {
       if (kind === 'phone' || kind === 'phones') {
         // Canonicalising is idempotent, so a record phone compares the same however it came.
         return (actual) => {
-          const left = canonicalPhone(actual);
+          // Record phones are canonical already: no regex and copy per record per rule.
+          const left =
+            typeof actual === 'string' && isCanonicalPhone(actual)
+              ? actual
+              : canonicalPhone(actual);
           return left < right ? -1 : left > right ? 1 : 0;
         };
       }

@@ -29,3 +29,23 @@ export function canonicalPhones(input: string | number): string[] {
     .filter((part) => part !== '')
     .map(canonicalPhone);
 }
+
+/**
+ * True only for text `canonicalPhone` returns unchanged, found without building anything: a
+ * number already canonical (`+918000000001`, a short code `101`), as every normalised record
+ * phone is. False tells nothing: the caller canonicalises.
+ */
+export function isCanonicalPhone(text: string): boolean {
+  const length = text.length;
+  if (length === 0) return false;
+  const plus = text.charCodeAt(0) === 43;
+  for (let index = plus ? 1 : 0; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  const digits = plus ? length - 1 : length;
+  if (!plus) return digits > 0 && digits < 10;
+  // `+` and 11 or more digits, none of which `canonicalPhone` rewrites (a trunk 0, an 00 prefix).
+  if (digits < 11 || text.charCodeAt(1) === 48) return false;
+  return true;
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileWhere } from '../../shared/conditions/compile';
 import { OPERATORS, type Operator } from '../../shared/config/types';
 import { compareDecimal, formatDecimal, parseDecimal } from '../../shared/money/decimal';
+import { canonicalPhone, isCanonicalPhone } from '../../shared/records/phone';
 import { cond, payment, ZONE } from '../engine/fixtures';
 
 function holds(op: Operator, comparison: number): boolean {
@@ -55,5 +56,27 @@ describe('Function: compileWhere (fast paths)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('Function: isCanonicalPhone', () => {
+  it('holds only for text canonicalPhone returns unchanged', () => {
+    const phone = fc.string({
+      unit: fc.constantFrom('+', '0', '9', '1', '8', ' ', '-', ',', 'a'),
+      maxLength: 16,
+    });
+    fc.assert(
+      fc.property(phone, (text) => {
+        if (isCanonicalPhone(text)) expect(canonicalPhone(text)).toBe(text);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of ['+918000000001', '101', '+4420712345678']) {
+      expect(isCanonicalPhone(text)).toBe(true);
+      expect(canonicalPhone(text)).toBe(text);
+    }
+    for (const text of ['8000000001', '+08000000001', '+00918000000001', ' +918000000001']) {
+      expect(isCanonicalPhone(text)).toBe(false);
+    }
   });
 });
