@@ -17,7 +17,11 @@ export function fastPayment(
   const amountPaid = normaliseMoney(raw.amount_paid);
   const paymentId = normaliseText(raw.payment_id);
   const createdAt = normaliseTime(raw.created_at, zone);
-  const gateway = normaliseText(present(raw.gateway) ? raw.gateway : raw.payment_gateway);
+  // As the schema reads it: a blank gateway defers to payment_gateway, and stays when that is
+  // absent too.
+  const gateway = present(raw.gateway)
+    ? normaliseText(raw.gateway)
+    : (normaliseText(raw.payment_gateway) ?? normaliseText(raw.gateway));
   const status = normaliseText(raw.status);
   const amountAdded = normaliseMoney(raw.amount_added);
   const amountTax = normaliseMoney(raw.amount_tax);
