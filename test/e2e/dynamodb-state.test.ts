@@ -73,7 +73,7 @@ function largePayments(count: number): unknown[] {
     id: String(9_000_000 + i),
     amount_paid: '150000.00',
     payment_id: `pay_${(1e12 + i * 7919).toString(36)}`,
-    created_at: formatApiDateTime(NOW - (i + 1) * 80_000, 'Asia/Kolkata'),
+    created_at: formatApiDateTime(NOW - (i + 1) * 60_000, 'Asia/Kolkata'),
     gateway: i % 2 === 0 ? 'Razorpay' : 'Instamojo',
     status: 'success',
     amount_added: 127118.64,
@@ -109,18 +109,18 @@ describe('Class: DynamoStateStore', () => {
     expect((await store.load('payments')).owed).toHaveLength(151);
   });
 
-  it('commits and loads a day of 1,000 large payments firing at once under the shipped rules', async () => {
+  it('commits and loads a day of 1,400 large payments firing at once under the shipped rules', async () => {
     const tableName = await freshTable();
     const store = new DynamoStateStore({ client, tableName, now: () => NOW });
     const config = loadConfigFile('telealert.yaml');
-    const batch = parseRecords('payments', largePayments(1000), config.timezone);
+    const batch = parseRecords('payments', largePayments(1400), config.timezone);
     const { state, notifications } = evaluate(
       config,
       'payments',
       { ok: true, records: batch.records, skipped: batch.skipped },
       NOW,
     );
-    expect(notifications.length).toBeGreaterThanOrEqual(1000);
+    expect(notifications.length).toBeGreaterThanOrEqual(1400);
     expect(JSON.stringify(state).length).toBeGreaterThan(400 * 1024);
 
     expect(await store.commit('payments', 0, state, notifications)).toBe(1);
