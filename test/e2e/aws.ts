@@ -42,13 +42,9 @@ export function severityFilterPolicy(minSeverity: Severity): string {
  * with raw delivery (so a message body is the `sqs` body: the notification JSON) and the
  * stack's severity filter policy, and the SecureString token.
  */
-export async function createFakeStack(options: FakeStackOptions): Promise<FakeStack> {
-  const dynamodb = new DynamoDBClient({});
-  const sns = new SNSClient({});
-  const sqs = new SQSClient({});
-  const ssm = new SSMClient({});
-  const tableName = `${options.prefix}-state`;
-  await dynamodb.send(
+/** The state table as the stack declares it: string keys `pk`/`sk`, on demand. */
+export async function createStateTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
@@ -62,6 +58,15 @@ export async function createFakeStack(options: FakeStackOptions): Promise<FakeSt
       ],
     }),
   );
+}
+
+export async function createFakeStack(options: FakeStackOptions): Promise<FakeStack> {
+  const dynamodb = new DynamoDBClient({});
+  const sns = new SNSClient({});
+  const sqs = new SQSClient({});
+  const ssm = new SSMClient({});
+  const tableName = `${options.prefix}-state`;
+  await createStateTable(dynamodb, tableName);
   await dynamodb.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,

@@ -1,9 +1,4 @@
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  GetItemCommand,
-  QueryCommand,
-} from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
 import { decodeState, MAX_STATE_ITEM_BYTES } from '../../functions/adapters/dynamodb-state-items';
@@ -14,6 +9,7 @@ import { parseRecords } from '../../shared/records/parse';
 import { formatApiDateTime } from '../../shared/time/zone';
 import { describeStateStoreContract } from '../ports/contract';
 import { sampleNotification, sampleState } from '../ports/fixtures';
+import { createStateTable } from './aws';
 import { type Moto, startMoto } from './moto';
 
 const NOW = Date.UTC(2026, 10, 21);
@@ -35,20 +31,7 @@ afterAll(async () => {
 async function freshTable(): Promise<string> {
   tables += 1;
   const tableName = `telealert-state-${tables}`;
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'sk', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-    }),
-  );
+  await createStateTable(client, tableName);
   return tableName;
 }
 
