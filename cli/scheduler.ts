@@ -1,22 +1,18 @@
 import type { Config, SourceName } from '../shared/config/types';
 import { SOURCES } from '../shared/config/types';
-import type { Publisher, StateStore } from '../shared/ports/types';
 import { runSource } from '../shared/runner/run';
-import type { PollClient, RunObserver, RunSummary } from '../shared/runner/types';
+import type { RunOptions, RunSummary } from '../shared/runner/types';
 
-export interface LocalPollOptions {
-  readonly config: Config;
-  readonly client: PollClient;
-  readonly store: StateStore;
-  readonly publisher: Publisher;
-  /** Epoch ms of the (possibly simulated) clock. */
-  readonly now: () => number;
-  /** Waits `ms` of that clock's time; resolves early when `signal` aborts. */
-  readonly sleep: (ms: number) => Promise<void>;
+/** What the local schedule needs: a run's options, less its own source and deadline. */
+export interface LocalPollOptions
+  extends Pick<
+    RunOptions,
+    'config' | 'client' | 'store' | 'publisher' | 'now' | 'sleep' | 'observer'
+  > {
+  /** Stops the schedule; `sleep` must resolve early when it aborts. */
   readonly signal: AbortSignal;
   /** One run per source, then return. */
   readonly once: boolean;
-  readonly observer?: RunObserver;
   /** Called after each run. */
   readonly onRun?: (summary: RunSummary) => void;
 }

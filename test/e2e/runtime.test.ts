@@ -11,6 +11,7 @@ import type { RunSummary } from '../../shared/runner/types';
 import { ManualClock } from '../../simulator/clock';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { createFakeStack, type FakeStack } from './aws';
+import { lambdaContext } from './lambda';
 import { type Moto, startMoto } from './moto';
 import { DID_A, DID_B, DID_C, e2eScenario, MINUTE, rulesFile } from './scenario';
 
@@ -29,27 +30,11 @@ function at(offsetMs: number) {
   vi.setSystemTime(T0 + offsetMs);
 }
 
-function context(): Context {
-  invocations += 1;
-  return {
-    awsRequestId: `req-${invocations}`,
-    functionName: 'telealert-poller',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:telealert-poller',
-    memoryLimitInMB: '256',
-    logGroupName: '/aws/lambda/telealert-poller',
-    logStreamName: 'stream',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 60_000,
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
-}
-
 type Handler = (event: { id: string }, context: Context) => Promise<RunSummary>;
-const invoke = (handler: unknown) =>
-  (handler as Handler)({ id: `event-${invocations}` }, context());
+const invoke = (handler: unknown) => {
+  invocations += 1;
+  return (handler as Handler)({ id: `event-${invocations}` }, lambdaContext());
+};
 
 interface Body {
   rule: string;
