@@ -1,6 +1,6 @@
 import { notificationJson } from '../shared/engine/json';
 import type { Notification } from '../shared/engine/types';
-import type { Publisher } from '../shared/ports/types';
+import type { Publisher, PublishOutcome } from '../shared/ports/types';
 import { formatInZone } from '../shared/time/zone';
 
 const COLOURS = { firing: '\u001b[31m', resolved: '\u001b[32m', reset: '\u001b[0m' } as const;
@@ -27,7 +27,7 @@ export class PrintingPublisher implements Publisher {
     },
   ) {}
 
-  async publish(notifications: readonly Notification[]): Promise<readonly string[]> {
+  async publish(notifications: readonly Notification[]): Promise<PublishOutcome> {
     for (const notification of notifications) {
       this.write(
         `${this.style.json ? notificationJson(notification) : prettyLine(notification, this.style.zone, this.style.colour)}\n`,
@@ -36,6 +36,6 @@ export class PrintingPublisher implements Publisher {
       if (notification.status === 'firing') this.firing += 1;
       else this.resolved += 1;
     }
-    return notifications.map((notification) => notification.id);
+    return { delivered: notifications.map((notification) => notification.id), partial: [] };
   }
 }

@@ -10,6 +10,7 @@ import {
 import type { SourceName } from '../../shared/config/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
+import { narrowChannels } from '../../shared/ports/narrow';
 import type { StateStore, StoredState } from '../../shared/ports/types';
 import {
   ATTR,
@@ -57,7 +58,8 @@ export interface DynamoStateStoreOptions {
  * and deleted by it once the revision has moved past theirs (before that, the commit may still
  * be in flight). So any number of owed notifications commit atomically with the state, with
  * nothing lost and nothing sent twice. `committed` is pruned at each such commit to the ids that
- * still have an owed item. `markSent` deletes owed items.
+ * still have an owed item. `markSent` deletes owed items; `narrowOwed` rewrites one's
+ * notification in place (commits kept) when only some of its channels took it.
  *
  * @throws StateTooLargeError from `commit` when the compressed state exceeds ~350 KB.
  */
@@ -172,6 +174,61 @@ export class DynamoStateStore implements StateStore {
       batches.push(keys.slice(start, start + BATCH_WRITE_MAX));
     }
     await parallel(batches, (batch) => this.#deleteBatch(source, batch));
+  }
+
+  /**
+   * Rewrites the owed item's notification with the narrowed channels, in place: its `commits`
+   * (and so whether it counts as committed) are kept. The condition that the item still exists
+   * keeps a notification another run marked sent meanwhile from coming back as an item.
+   */
+  async narrowOwed(source: SourceName, id: string, channels: readonly string[]): Promise<void> {
+    const key = owedKey(source, id);
+    // A Query on the one key rather than GetItem: the poller's role is granted Query already
+    // (infra/permissions.ts), and this keeps the adapter's actions as they were.
+    const { Items } = await this.#try(`cannot read owed notification ${id} of ${source}`, () =>
+      this.#client.send(
+        new QueryCommand({
+          TableName: this.#table,
+          KeyConditionExpression: 'pk = :pk AND sk = :sk',
+          ExpressionAttributeValues: {
+            ':pk': key.pk as AttributeValue,
+            ':sk': key.sk as AttributeValue,
+          },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    const Item = Items?.[0];
+    if (Item === undefined) return;
+    let notification: Notification;
+    try {
+      notification = decodeOwed(Item).notification;
+    } catch (error) {
+      throw new StateStoreError(`owed notification ${id} of ${source} is unreadable`, {
+        cause: error,
+      });
+    }
+    try {
+      await this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.#table,
+          Key: key,
+          UpdateExpression: 'SET #notification = :n',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#notification': ATTR.notification },
+          ExpressionAttributeValues: {
+            ':n': { S: JSON.stringify(narrowChannels(notification, channels)) },
+          },
+        }),
+      );
+    } catch (error) {
+      // Deleted between the read and the write: sent by another run, nothing left to narrow.
+      if (error instanceof ConditionalCheckFailedException) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StateStoreError(`cannot narrow owed notification ${id} of ${source}: ${reason}`, {
+        cause: error,
+      });
+    }
   }
 
   /**

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-sns';
 import { notificationJson } from '../../shared/engine/json';
 import type { Notification } from '../../shared/engine/types';
-import type { Publisher } from '../../shared/ports/types';
+import type { PartialDelivery, Publisher, PublishOutcome } from '../../shared/ports/types';
 
 /** `PublishBatch` takes at most this many entries. */
 const BATCH_SIZE = 10;
@@ -41,9 +41,10 @@ interface Entry {
 /**
  * The deployed `Publisher`: one SNS publish per notification and channel (a notification for
  * two channels goes to two topics), batched by 10 per topic, `MessageStructure: json` with
- * per-protocol bodies and the attributes filter policies match on. A notification counts as
- * delivered only when every one of its channels took it; entries SNS failed on its side are
- * retried alone, with backoff, a bounded number of times.
+ * per-protocol bodies and the attributes filter policies match on. Delivery is told per
+ * channel: a notification every channel took is delivered, one that only some took is partial
+ * (owed to the others only). Entries SNS failed on its side are retried alone, with backoff, a
+ * bounded number of times.
  */
 export class SnsPublisher implements Publisher {
   readonly #options: SnsPublisherOptions;
@@ -52,15 +53,20 @@ export class SnsPublisher implements Publisher {
     this.#options = options;
   }
 
-  async publish(notifications: readonly Notification[]): Promise<readonly string[]> {
-    const failed = new Set<string>();
+  async publish(notifications: readonly Notification[]): Promise<PublishOutcome> {
+    // Per notification id, the channels that did not take it.
+    const failed = new Map<string, Set<string>>();
+    const fail = (failure: PublishFailure) => {
+      const channels = failed.get(failure.notificationId) ?? new Set<string>();
+      failed.set(failure.notificationId, channels.add(failure.channel));
+      this.#options.onFailure?.(failure);
+    };
     const pending: Entry[] = [];
     for (const notification of notifications) {
       for (const channel of notification.channels) {
         const topicArn = this.#options.topics[channel];
         if (topicArn === undefined) {
-          failed.add(notification.id);
-          this.#options.onFailure?.({
+          fail({
             notificationId: notification.id,
             channel,
             reason: `no topic for channel ${channel} in TELEALERT_TOPICS`,
@@ -77,8 +83,7 @@ export class SnsPublisher implements Publisher {
           topicArn,
           entries.slice(start, start + BATCH_SIZE),
         )) {
-          failed.add(lost.entry.notification.id);
-          this.#options.onFailure?.({
+          fail({
             notificationId: lost.entry.notification.id,
             channel: lost.entry.channel,
             reason: lost.reason,
@@ -86,7 +91,16 @@ export class SnsPublisher implements Publisher {
         }
       }
     }
-    return notifications.map((n) => n.id).filter((id) => !failed.has(id));
+    const delivered: string[] = [];
+    const partial: PartialDelivery[] = [];
+    for (const { id, channels } of notifications) {
+      const missed = failed.get(id);
+      if (missed === undefined) delivered.push(id);
+      else if (channels.some((c) => !missed.has(c))) {
+        partial.push({ id, channels: channels.filter((c) => missed.has(c)) });
+      }
+    }
+    return { delivered, partial };
   }
 
   /** Publishes one batch, retrying what failed; resolves with the entries finally lost. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
 import { StateConflictError, StateStoreError } from './errors';
+import { narrowChannels } from './narrow';
 import type { StateStore, StoredState } from './types';
 
 /*
@@ -77,6 +78,17 @@ export class FileStateStore implements StateStore {
       const slot = file.sources[source];
       if (slot === undefined || !ids.some((id) => id in slot.owed)) return;
       for (const id of ids) delete slot.owed[id];
+      await this.#write(file);
+    });
+  }
+
+  async narrowOwed(source: SourceName, id: string, channels: readonly string[]): Promise<void> {
+    await this.#serial(async () => {
+      const file = await this.#read();
+      const owed = file.sources[source]?.owed;
+      const notification = owed !== undefined && Object.hasOwn(owed, id) ? owed[id] : undefined;
+      if (owed === undefined || notification === undefined) return;
+      owed[id] = narrowChannels(notification, channels);
       await this.#write(file);
     });
   }

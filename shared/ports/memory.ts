@@ -1,7 +1,8 @@
 import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
 import { StateConflictError } from './errors';
-import type { Publisher, StateStore, StoredState, TokenSource } from './types';
+import { narrowChannels } from './narrow';
+import type { Publisher, PublishOutcome, StateStore, StoredState, TokenSource } from './types';
 
 interface Slot {
   state: SourceState;
@@ -47,15 +48,22 @@ export class MemoryStateStore implements StateStore {
     const slot = this.#slots.get(source);
     for (const id of ids) slot?.owed.delete(id);
   }
+
+  async narrowOwed(source: SourceName, id: string, channels: readonly string[]): Promise<void> {
+    const owed = this.#slots.get(source)?.owed;
+    const notification = owed?.get(id);
+    if (owed === undefined || notification === undefined) return;
+    owed.set(id, narrowChannels(notification, channels));
+  }
 }
 
 /** A `Publisher` that keeps what it was given, for tests and the demo. */
 export class MemoryPublisher implements Publisher {
   readonly published: Notification[] = [];
 
-  async publish(notifications: readonly Notification[]): Promise<readonly string[]> {
+  async publish(notifications: readonly Notification[]): Promise<PublishOutcome> {
     this.published.push(...notifications);
-    return notifications.map((n) => n.id);
+    return { delivered: notifications.map((n) => n.id), partial: [] };
   }
 }
 

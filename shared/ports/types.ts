@@ -27,12 +27,36 @@ export interface StateStore {
   ): Promise<number>;
   /** Removes delivered notifications (by id) from what is owed. Idempotent. */
   markSent(source: SourceName, ids: readonly string[]): Promise<void>;
+  /**
+   * Narrows an owed notification to the channels still owed (some of its channels took it), so
+   * a later run publishes it to those only. Keeps only channels it already had; does nothing
+   * when the notification is no longer owed (sent meanwhile). Idempotent.
+   */
+  narrowOwed(source: SourceName, id: string, channels: readonly string[]): Promise<void>;
+}
+
+/** A notification that some of its channels took and the others did not. */
+export interface PartialDelivery {
+  readonly id: string;
+  /** The channels that did not take it: still owed. Never empty. */
+  readonly channels: readonly string[];
+}
+
+/** What a publish achieved, per notification. */
+export interface PublishOutcome {
+  /** Ids every channel took: no longer owed. */
+  readonly delivered: readonly string[];
+  /** Notifications some channels took: owed to the rest only. */
+  readonly partial: readonly PartialDelivery[];
 }
 
 /** Delivers notifications to their channels. Adapters: SNS (deployed), stdout/memory (local). */
 export interface Publisher {
-  /** Resolves with the ids that were delivered; ids left out failed and stay owed. */
-  publish(notifications: readonly Notification[]): Promise<readonly string[]>;
+  /**
+   * Resolves with what was delivered, per notification and channel; a notification in neither
+   * list reached no channel and stays owed whole.
+   */
+  publish(notifications: readonly Notification[]): Promise<PublishOutcome>;
 }
 
 /** The bearer token. Adapters: SSM SecureString (deployed), environment variable (local). */

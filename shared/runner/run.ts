@@ -4,7 +4,7 @@ import { planRequests } from '../engine/plan';
 import type { Notification } from '../engine/types';
 import { usedFields } from '../engine/used-fields';
 import { StateConflictError, TokenUnavailableError } from '../ports/errors';
-import type { StoredState } from '../ports/types';
+import type { PublishOutcome, StoredState } from '../ports/types';
 import type { ApiRecord, PollFailure, PollResult } from '../records/types';
 import type { RunEvent, RunOptions, RunSummary } from './types';
 
@@ -23,8 +23,9 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
  *    fresh entries of a concurrent run are not published twice);
  * 2. per sample (live_calls: `samples` evenly spaced over `every`; payments: one), while the
  *    deadline leaves room: plan, fetch, evaluate, commit state + owed conditional on the
- *    revision, publish, mark sent. A lost race re-reads and re-evaluates once, then gives up
- *    the sample: the winner's state already carries what it sent, so nothing goes out twice.
+ *    revision, publish, mark sent (a notification only some channels took is narrowed to the
+ *    others). A lost race re-reads and re-evaluates once, then gives up the sample: the
+ *    winner's state already carries what it sent, so nothing goes out twice.
  *
  * @throws StateStoreError when the store is unreachable; errors that are not an API's or the
  *   token's (bugs) are rethrown too, so the run fails loudly.
@@ -37,12 +38,13 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
 
   const deliver = async (sample: number | 'owed', notifications: readonly Notification[]) => {
     if (notifications.length === 0) return;
-    let delivered: readonly string[] = [];
+    let outcome: PublishOutcome = { delivered: [], partial: [] };
     try {
-      delivered = await options.publisher.publish(notifications);
+      outcome = await options.publisher.publish(notifications);
     } catch (error) {
       emit({ type: 'undelivered', sample, ids: notifications.map((n) => n.id), error });
     }
+    const { delivered, partial } = outcome;
     const done = new Set(delivered);
     const missed = notifications.filter((n) => !done.has(n.id)).map((n) => n.id);
     if (delivered.length > 0) {
@@ -56,7 +58,17 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
         emit({ type: 'mark-sent-failed', ids: delivered, error });
       }
     }
-    if (missed.length > 0 && delivered.length > 0)
+    // Owed from now on to the channels that did not take it only, so a later run does not
+    // send it again to those that did. Sequential: a partial delivery is rare.
+    for (const { id, channels } of partial) {
+      try {
+        await store.narrowOwed(source, id, channels);
+      } catch (error) {
+        // Still owed to every channel: a later run sends it again to all (at-least-once).
+        emit({ type: 'mark-sent-failed', ids: [id], error });
+      }
+    }
+    if (missed.length > 0 && (delivered.length > 0 || partial.length > 0))
       emit({ type: 'undelivered', sample, ids: missed });
   };
 

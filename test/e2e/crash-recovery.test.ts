@@ -43,6 +43,7 @@ function killedAfterPublish() {
       const store: StateStore = {
         load: (source) => wiring.store.load(source),
         commit: (...args) => wiring.store.commit(...args),
+        narrowOwed: (...args) => wiring.store.narrowOwed(...args),
         // Never answers: the run is frozen here for good, as a killed sandbox is.
         markSent: () => {
           reached();

@@ -74,6 +74,31 @@ export function describeStateStoreContract(name: string, makeStore: () => Promis
       expect(await store.load('live_calls')).toMatchObject({ revision: 1, owed: [] });
     });
 
+    it('narrows an owed notification to the channels still owed, keeping it owed', async () => {
+      const store = await makeStore();
+      const a = sampleNotification({ channels: ['oncall', 'finance', 'managers'] });
+      await store.commit('live_calls', 0, sampleState(), [a]);
+      await store.narrowOwed('live_calls', a.id, ['managers', 'finance', 'nowhere']);
+      // Survives a later commit on the next revision, as a commit only adds to what is owed.
+      await store.commit('live_calls', 1, sampleState(), []);
+      expect((await store.load('live_calls')).owed).toEqual([
+        { ...a, channels: ['finance', 'managers'] },
+      ]);
+      await store.markSent('live_calls', [a.id]);
+      expect((await store.load('live_calls')).owed).toEqual([]);
+    });
+
+    it('treats narrowing a notification that is not owed as done', async () => {
+      const store = await makeStore();
+      const a = sampleNotification({ channels: ['oncall', 'finance'] });
+      await store.narrowOwed('live_calls', a.id, ['finance']);
+      await store.commit('live_calls', 0, sampleState(), [a]);
+      await store.markSent('live_calls', [a.id]);
+      await store.narrowOwed('live_calls', a.id, ['finance']);
+      expect(await store.load('live_calls')).toMatchObject({ revision: 1, owed: [] });
+      expect(await store.load('payments')).toEqual({ state: undefined, revision: 0, owed: [] });
+    });
+
     it('keeps sources apart', async () => {
       const store = await makeStore();
       await store.commit('live_calls', 0, sampleState(), [sampleNotification()]);

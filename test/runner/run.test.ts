@@ -135,6 +135,49 @@ describe('Function: runSource', () => {
     expect((await store.load('live_calls')).owed).toEqual([]);
   });
 
+  it('narrows a notification only some channels took and later sends it to the others only', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const twoChannels = config([
+      {
+        name: 'too-many-ringing',
+        where: { state: 'Ringing' },
+        count: '> 1',
+        notify: ['oncall', 'finance'],
+      },
+    ]);
+    // Each publish is told to reach `reachable` only; what the rest was owed is recorded.
+    let reachable = new Set(['oncall']);
+    const received: [string, string][] = [];
+    const publisher: Publisher = {
+      async publish(notifications) {
+        const partial = [];
+        for (const n of notifications) {
+          for (const c of n.channels) if (reachable.has(c)) received.push([c, n.id]);
+          const missed = n.channels.filter((c) => !reachable.has(c));
+          if (missed.length > 0) partial.push({ id: n.id, channels: missed });
+        }
+        const delivered = notifications.filter((n) => n.channels.every((c) => reachable.has(c)));
+        return { delivered: delivered.map((n) => n.id), partial };
+      },
+    };
+    const { run, store, events } = options({ client, ...clock, config: twoChannels, publisher });
+    expect(await runSource(run)).toMatchObject({ sent: 0, owedLeft: 1 });
+    const [owed] = (await store.load('live_calls')).owed;
+    expect(owed?.channels).toEqual(['finance']);
+    expect(events).toContainEqual({ type: 'undelivered', sample: 0, ids: [owed?.id] });
+
+    reachable = new Set(['oncall', 'finance']);
+    clock.advance(3 * MINUTE);
+    const summary = await runSource({ ...run, deadlineMs: clock.now() + MINUTE });
+    expect(received).toEqual([
+      ['oncall', owed?.id],
+      ['finance', owed?.id],
+    ]);
+    expect(summary.sent).toBe(1);
+    expect((await store.load('live_calls')).owed).toEqual([]);
+  });
+
   it('re-evaluates on top of the winner after losing a race, so nothing is sent twice', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => [call('c1'), call('c2')]);
@@ -146,6 +189,7 @@ describe('Function: runSource', () => {
     const racing: StateStore = {
       load: (s) => shared.load(s),
       markSent: (s, ids) => shared.markSent(s, ids),
+      narrowOwed: (s, id, channels) => shared.narrowOwed(s, id, channels),
       async commit(s, revision, next: SourceState, owed: readonly Notification[]) {
         if (!raced) {
           raced = true;
@@ -190,6 +234,7 @@ describe('Function: runSource', () => {
     const broken: StateStore = {
       load: async () => ({ state: undefined, revision: 0, owed: [] }),
       markSent: async () => {},
+      narrowOwed: async () => {},
       commit: async () => Promise.reject(new StateStoreError('item too large')),
     };
     const { run, events } = options({ client, ...clock, store: broken });
@@ -204,6 +249,7 @@ describe('Function: runSource', () => {
     const always: StateStore = {
       load: async () => ({ state: undefined, revision: 0, owed: [] }),
       markSent: async () => {},
+      narrowOwed: async () => {},
       commit: async (s, revision) => Promise.reject(new StateConflictError(s, revision)),
     };
     const { run, publisher } = options({ client, ...clock, store: always });

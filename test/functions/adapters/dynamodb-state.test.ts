@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import {
   type AttributeValue,
   BatchWriteItemCommand,
+  ConditionalCheckFailedException,
   DeleteItemCommand,
   DynamoDBClient,
   QueryCommand,
@@ -227,6 +228,41 @@ describe('Class: DynamoStateStore (mocked)', () => {
       const stuck = { DeleteRequest: { Key: { pk: { S: 'live_calls' }, sk: { S: 'owed#a' } } } };
       dynamodb.on(BatchWriteItemCommand).resolves({ UnprocessedItems: { t: [stuck] } });
       await expect(store().markSent('live_calls', ['a'])).rejects.toBeInstanceOf(StateStoreError);
+    });
+  });
+
+  describe('Method: narrowOwed', () => {
+    it('rewrites only the owed item notification, on condition the item still exists', async () => {
+      const item = owedItem('k1', '2026-11-21T04:31:00.000Z', ['1.aa']);
+      const n = JSON.parse(item.notification?.S ?? '');
+      dynamodb.on(QueryCommand).resolves({ Items: [item] });
+      dynamodb.on(UpdateItemCommand).resolves({});
+      await store().narrowOwed('live_calls', n.id, []);
+      const [update] = updates();
+      expect(update).toMatchObject({
+        Key: { pk: { S: 'live_calls' }, sk: { S: `owed#${n.id}` } },
+        UpdateExpression: 'SET #notification = :n',
+        ConditionExpression: 'attribute_exists(pk)',
+      });
+      expect(JSON.parse(update?.ExpressionAttributeValues?.[':n']?.S ?? '')).toEqual({
+        ...n,
+        channels: [],
+      });
+    });
+
+    it('does nothing when the item is gone before or during the rewrite', async () => {
+      dynamodb.on(QueryCommand).resolves({ Items: [] });
+      await store().narrowOwed('live_calls', 'gone', ['finance']);
+      expect(updates()).toEqual([]);
+
+      dynamodb
+        .on(QueryCommand)
+        .resolves({ Items: [owedItem('k1', '2026-11-21T04:31:00.000Z', [])] });
+      dynamodb
+        .on(UpdateItemCommand)
+        .rejects(new ConditionalCheckFailedException({ message: 'gone', $metadata: {} }));
+      await expect(store().narrowOwed('live_calls', 'k1', ['oncall'])).resolves.toBeUndefined();
+      expect(updates()).toHaveLength(1);
     });
   });
 });

@@ -7,6 +7,11 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnsPublisher, snsSubject } from '../../../functions/adapters/sns-publisher';
+import type { Notification } from '../../../shared/engine/types';
+import { MemoryStateStore } from '../../../shared/ports/memory';
+import { runSource } from '../../../shared/runner/run';
+import type { RunOptions } from '../../../shared/runner/types';
+import { call, config, MINUTE, T0 } from '../../engine/fixtures';
 import { sampleNotification } from '../../ports/fixtures';
 
 const sns = mockClient(SNSClient);
@@ -33,6 +38,12 @@ function many(count: number) {
   );
 }
 
+const NONE = { delivered: [], partial: [] };
+
+function allDelivered(notifications: readonly Notification[]) {
+  return { delivered: notifications.map((n) => n.id), partial: [] };
+}
+
 function inputs(): PublishBatchCommandInput[] {
   return sns.commandCalls(PublishBatchCommand).map((c) => c.args[0].input);
 }
@@ -41,7 +52,7 @@ describe('Class: SnsPublisher', () => {
   it('publishes in batches of 10 with per-protocol bodies, subject and filter attributes', async () => {
     sns.on(PublishBatchCommand).resolves({ Successful: [], Failed: [] });
     const notifications = many(12);
-    expect(await publisher().publish(notifications)).toEqual(notifications.map((n) => n.id));
+    expect(await publisher().publish(notifications)).toEqual(allDelivered(notifications));
     expect(inputs().map((i) => i.PublishBatchRequestEntries?.length)).toEqual([10, 2]);
     const entry = inputs()[0]?.PublishBatchRequestEntries?.[0];
     const n = notifications[0];
@@ -71,6 +82,76 @@ describe('Class: SnsPublisher', () => {
     ).toEqual([TOPICS.finance, TOPICS.oncall]);
   });
 
+  it('reports a notification only one of its topics took as owed to the other channel', async () => {
+    sns
+      .on(PublishBatchCommand)
+      .resolves({ Failed: [] })
+      .on(PublishBatchCommand, { TopicArn: TOPICS.finance })
+      .resolves({ Failed: [{ Id: 'n0', Code: 'InternalError', SenderFault: false }] });
+    const n = sampleNotification({ channels: ['oncall', 'finance'] });
+    const failures: unknown[] = [];
+    expect(await publisher((f) => failures.push(f)).publish([n])).toEqual({
+      delivered: [],
+      partial: [{ id: n.id, channels: ['finance'] }],
+    });
+    expect(failures).toEqual([
+      { notificationId: n.id, channel: 'finance', reason: 'InternalError:' },
+    ]);
+  });
+
+  it('publishes only to the failed topic on the run after a partial delivery', async () => {
+    let financeUp = false;
+    sns.on(PublishBatchCommand).callsFake((input: PublishBatchCommandInput) => ({
+      Failed:
+        input.TopicArn === TOPICS.finance && !financeUp
+          ? (input.PublishBatchRequestEntries ?? []).map((e) => ({
+              Id: e.Id,
+              Code: 'InternalError',
+              SenderFault: false,
+            }))
+          : [],
+    }));
+    let nowMs = T0;
+    const run: RunOptions = {
+      config: config([
+        {
+          name: 'too-many-ringing',
+          where: { state: 'Ringing' },
+          count: '> 1',
+          notify: ['oncall', 'finance'],
+        },
+      ]),
+      source: 'live_calls',
+      client: {
+        request: async () => ({ records: [call('c1'), call('c2')], skipped: 0, skipReasons: [] }),
+      },
+      store: new MemoryStateStore(),
+      publisher: publisher(),
+      now: () => nowMs,
+      sleep: async () => {},
+      deadlineMs: T0 + MINUTE,
+    };
+    await runSource(run);
+    expect(inputs().map((i) => i.TopicArn)).toEqual([
+      TOPICS.oncall,
+      ...Array(3).fill(TOPICS.finance),
+    ]);
+
+    sns.resetHistory();
+    financeUp = true;
+    nowMs += 3 * MINUTE;
+    expect(await runSource({ ...run, deadlineMs: nowMs + MINUTE })).toMatchObject({
+      sent: 1,
+      owedLeft: 0,
+    });
+    expect(inputs().map((i) => i.TopicArn)).toEqual([TOPICS.finance]);
+    const body = JSON.parse(inputs()[0]?.PublishBatchRequestEntries?.[0]?.Message ?? '{}');
+    expect(JSON.parse(body.default)).toMatchObject({
+      rule: 'too-many-ringing',
+      channels: ['finance'],
+    });
+  });
+
   it('retries only the entries of a partial failure', async () => {
     sns
       .on(PublishBatchCommand)
@@ -79,7 +160,7 @@ describe('Class: SnsPublisher', () => {
       })
       .resolves({ Failed: [] });
     const notifications = many(3);
-    expect(await publisher().publish(notifications)).toEqual(notifications.map((n) => n.id));
+    expect(await publisher().publish(notifications)).toEqual(allDelivered(notifications));
     const second = inputs()[1]?.PublishBatchRequestEntries ?? [];
     expect(second.map((e) => JSON.parse(JSON.parse(e.Message ?? '').default).id)).toEqual([
       notifications[1]?.id,
@@ -94,9 +175,10 @@ describe('Class: SnsPublisher', () => {
     }));
     const failures: unknown[] = [];
     const notifications = many(2);
-    expect(await publisher((f) => failures.push(f)).publish(notifications)).toEqual([
-      notifications[1]?.id,
-    ]);
+    expect(await publisher((f) => failures.push(f)).publish(notifications)).toEqual({
+      delivered: [notifications[1]?.id],
+      partial: [],
+    });
     expect(inputs()).toHaveLength(3);
     expect(failures).toEqual([
       { notificationId: notifications[0]?.id, channel: 'oncall', reason: 'InternalError:' },
@@ -107,7 +189,7 @@ describe('Class: SnsPublisher', () => {
     sns.on(PublishBatchCommand).resolves({
       Failed: [{ Id: 'n0', Code: 'InvalidParameter', SenderFault: true, Message: 'bad' }],
     });
-    expect(await publisher().publish(many(1))).toEqual([]);
+    expect(await publisher().publish(many(1))).toEqual(NONE);
     expect(inputs()).toHaveLength(1);
   });
 
@@ -115,13 +197,13 @@ describe('Class: SnsPublisher', () => {
     const throttled = new ThrottledException({ message: 'Rate exceeded', $metadata: {} });
     sns.on(PublishBatchCommand).rejectsOnce(throttled).resolves({ Failed: [] });
     const notifications = many(2);
-    expect(await publisher().publish(notifications)).toEqual(notifications.map((n) => n.id));
+    expect(await publisher().publish(notifications)).toEqual(allDelivered(notifications));
 
     sns.reset();
     sns.on(PublishBatchCommand).rejects(throttled);
     const failures: { reason: string }[] = [];
     expect(await publisher((f) => failures.push(f as { reason: string })).publish(many(1))).toEqual(
-      [],
+      NONE,
     );
     expect(inputs()).toHaveLength(3);
     expect(failures[0]?.reason).toBe('ThrottledException: Rate exceeded');
@@ -129,7 +211,9 @@ describe('Class: SnsPublisher', () => {
 
   it('counts a notification for a channel without a topic as undelivered', async () => {
     sns.on(PublishBatchCommand).resolves({ Failed: [] });
-    expect(await publisher().publish([sampleNotification({ channels: ['nowhere'] })])).toEqual([]);
+    expect(await publisher().publish([sampleNotification({ channels: ['nowhere'] })])).toEqual(
+      NONE,
+    );
     expect(inputs()).toEqual([]);
   });
 });
