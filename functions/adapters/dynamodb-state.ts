@@ -1,6 +1,5 @@
 import {
   type AttributeValue,
-  BatchWriteItemCommand,
   ConditionalCheckFailedException,
   DeleteItemCommand,
   type DynamoDBClient,
@@ -12,6 +11,13 @@ import type { Notification, SourceState } from '../../shared/engine/types';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
 import { narrowChannels } from '../../shared/ports/narrow';
 import type { StateStore, StoredState } from '../../shared/ports/types';
+import {
+  attempt,
+  BATCH_WRITE_MAX,
+  deleteBatch,
+  parallel,
+  queryPartition,
+} from './dynamodb-requests';
 import {
   ATTR,
   commitRevision,
@@ -27,11 +33,6 @@ import {
 } from './dynamodb-state-items';
 
 const DAY_MS = 86_400_000;
-/** BatchWriteItem's limit. */
-const BATCH_WRITE_MAX = 25;
-/** Owed items written or deleted at once: fast for a flood, gentle on on-demand capacity. */
-const PARALLEL_WRITES = 16;
-const BATCH_RETRIES = 5;
 
 export interface DynamoStateStoreOptions {
   readonly client: DynamoDBClient;
@@ -79,7 +80,7 @@ export class DynamoStateStore implements StateStore {
   }
 
   async load(source: SourceName): Promise<StoredState> {
-    const items = await this.#query(source);
+    const items = await queryPartition(this.#client, this.#table, source);
     const stateItem = items.find((item) => item.sk?.S === STATE_SK);
     if (stateItem === undefined) return { state: undefined, revision: 0, owed: [] };
     let state: SourceState;
@@ -173,7 +174,9 @@ export class DynamoStateStore implements StateStore {
     for (let start = 0; start < keys.length; start += BATCH_WRITE_MAX) {
       batches.push(keys.slice(start, start + BATCH_WRITE_MAX));
     }
-    await parallel(batches, (batch) => this.#deleteBatch(source, batch));
+    await parallel(batches, (batch) =>
+      deleteBatch(this.#client, this.#table, batch, this.#sleep, `notifications of ${source}`),
+    );
   }
 
   /**
@@ -185,7 +188,7 @@ export class DynamoStateStore implements StateStore {
     const key = owedKey(source, id);
     // A Query on the one key rather than GetItem: the poller's role is granted Query already
     // (infra/permissions.ts), and this keeps the adapter's actions as they were.
-    const { Items } = await this.#try(`cannot read owed notification ${id} of ${source}`, () =>
+    const { Items } = await attempt(`cannot read owed notification ${id} of ${source}`, () =>
       this.#client.send(
         new QueryCommand({
           TableName: this.#table,
@@ -236,11 +239,17 @@ export class DynamoStateStore implements StateStore {
    * a conflict found before anything is written.
    */
   async #liveCommits(source: SourceName, expectedRevision: number): Promise<string[]> {
-    const items = await this.#query(source, `sk, #revision, #committed, #commits`, {
-      '#revision': ATTR.revision,
-      '#committed': ATTR.committed,
-      '#commits': ATTR.commits,
-    });
+    const items = await queryPartition(
+      this.#client,
+      this.#table,
+      source,
+      `sk, #revision, #committed, #commits`,
+      {
+        '#revision': ATTR.revision,
+        '#committed': ATTR.committed,
+        '#commits': ATTR.commits,
+      },
+    );
     const stateItem = items.find((item) => item.sk?.S === STATE_SK);
     if (Number(stateItem?.[ATTR.revision]?.N ?? '0') !== expectedRevision) {
       throw new StateConflictError(source, expectedRevision);
@@ -255,7 +264,7 @@ export class DynamoStateStore implements StateStore {
     commitId: string,
     expiresAt: AttributeValue,
   ): Promise<void> {
-    await this.#try(`cannot record notification ${n.id} of ${source} as owed`, () =>
+    await attempt(`cannot record notification ${n.id} of ${source} as owed`, () =>
       this.#client.send(
         new UpdateItemCommand({
           TableName: this.#table,
@@ -307,77 +316,4 @@ export class DynamoStateStore implements StateStore {
       // Left for the next load or the TTL (see above).
     }
   }
-
-  async #deleteBatch(source: SourceName, keys: Record<string, AttributeValue>[]): Promise<void> {
-    let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; requests.length > 0; attempt += 1) {
-      if (attempt > BATCH_RETRIES) {
-        throw new StateStoreError(
-          `cannot mark ${requests.length} notifications of ${source} as sent: DynamoDB left them unprocessed`,
-        );
-      }
-      if (attempt > 0) await this.#sleep(50 * 2 ** attempt);
-      const { UnprocessedItems } = await this.#try(
-        `cannot mark notifications of ${source} as sent`,
-        () =>
-          this.#client.send(
-            new BatchWriteItemCommand({ RequestItems: { [this.#table]: requests } }),
-          ),
-      );
-      requests = (UnprocessedItems?.[this.#table] ?? []).flatMap((r) =>
-        r.DeleteRequest?.Key ? [{ DeleteRequest: { Key: r.DeleteRequest.Key } }] : [],
-      );
-    }
-  }
-
-  /** Every item of a source's partition (all pages), read consistently. */
-  async #query(
-    source: SourceName,
-    projection?: string,
-    projectionNames?: Record<string, string>,
-  ): Promise<Record<string, AttributeValue>[]> {
-    const items: Record<string, AttributeValue>[] = [];
-    let start: Record<string, AttributeValue> | undefined;
-    do {
-      const page = await this.#try(`cannot read the state of ${source} from ${this.#table}`, () =>
-        this.#client.send(
-          new QueryCommand({
-            TableName: this.#table,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': { S: source } },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-            ...(projection ? { ProjectionExpression: projection } : {}),
-            ...(projectionNames ? { ExpressionAttributeNames: projectionNames } : {}),
-          }),
-        ),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
-    return items;
-  }
-
-  /** Runs one request; any failure becomes a `StateStoreError` saying what could not be done. */
-  async #try<T>(what: string, request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new StateStoreError(`${what}: ${reason}`, { cause: error });
-    }
-  }
-}
-
-/** Runs `task` over `items`, at most `PARALLEL_WRITES` at a time; rejects with the first error. */
-async function parallel<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, items.length) }, worker));
 }

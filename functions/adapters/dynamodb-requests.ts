@@ -1,0 +1,98 @@
+import {
+  type AttributeValue,
+  BatchWriteItemCommand,
+  type DynamoDBClient,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { SourceName } from '../../shared/config/types';
+import { StateStoreError } from '../../shared/ports/errors';
+
+/** BatchWriteItem's limit. */
+export const BATCH_WRITE_MAX = 25;
+/** Owed items written or deleted at once: fast for a flood, gentle on on-demand capacity. */
+const PARALLEL_WRITES = 16;
+const BATCH_RETRIES = 5;
+
+/** Runs one request; any failure becomes a `StateStoreError` saying what could not be done. */
+export async function attempt<T>(what: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StateStoreError(`${what}: ${reason}`, { cause: error });
+  }
+}
+
+/** Every item of a source's partition (all pages), read consistently. */
+export async function queryPartition(
+  client: DynamoDBClient,
+  table: string,
+  source: SourceName,
+  projection?: string,
+  projectionNames?: Record<string, string>,
+): Promise<Record<string, AttributeValue>[]> {
+  const items: Record<string, AttributeValue>[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await attempt(`cannot read the state of ${source} from ${table}`, () =>
+      client.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: source } },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+          ...(projection ? { ProjectionExpression: projection } : {}),
+          ...(projectionNames ? { ExpressionAttributeNames: projectionNames } : {}),
+        }),
+      ),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  return items;
+}
+
+/**
+ * Deletes up to `BATCH_WRITE_MAX` items, retrying with backoff what DynamoDB leaves
+ * unprocessed; `what` names them in errors ("notifications of live_calls").
+ */
+export async function deleteBatch(
+  client: DynamoDBClient,
+  table: string,
+  keys: readonly Record<string, AttributeValue>[],
+  sleep: (ms: number) => Promise<void>,
+  what: string,
+): Promise<void> {
+  let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+  for (let round = 0; requests.length > 0; round += 1) {
+    if (round > BATCH_RETRIES) {
+      throw new StateStoreError(
+        `cannot mark ${requests.length} ${what} as sent: DynamoDB left them unprocessed`,
+      );
+    }
+    if (round > 0) await sleep(50 * 2 ** round);
+    const { UnprocessedItems } = await attempt(`cannot mark ${what} as sent`, () =>
+      client.send(new BatchWriteItemCommand({ RequestItems: { [table]: requests } })),
+    );
+    requests = (UnprocessedItems?.[table] ?? []).flatMap((r) =>
+      r.DeleteRequest?.Key ? [{ DeleteRequest: { Key: r.DeleteRequest.Key } }] : [],
+    );
+  }
+}
+
+/** Runs `task` over `items`, at most `PARALLEL_WRITES` at a time; rejects with the first error. */
+export async function parallel<T>(
+  items: readonly T[],
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, items.length) }, worker));
+}
