@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 
 /** The repository root (where the shipped telealert.yaml and examples/ live). */
 export const REPO_ROOT = new URL('../..', import.meta.url).pathname;
@@ -21,6 +22,22 @@ export function workDir(files: Record<string, string> = {}): {
   };
   for (const [name, text] of Object.entries(files)) write(name, text);
   return { path, write, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * A `workDir` factory for one describe block: every directory it made is removed after each
+ * test.
+ */
+export function workDirs(): (files?: Record<string, string>) => ReturnType<typeof workDir> {
+  const dirs: ReturnType<typeof workDir>[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) dir.remove();
+  });
+  return (files = {}) => {
+    const dir = workDir(files);
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 /** A rules file with a mistake in every section, each reported on its own line. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main';
-import { BAD_RULES, REPO_ROOT, SHIPPED_RULES, workDir } from './fixtures';
+import { BAD_RULES, REPO_ROOT, SHIPPED_RULES, workDirs } from './fixtures';
 import { memoryIo, STACK_FRAME } from './io';
 
 /**
@@ -23,15 +23,7 @@ const RINGING_CALL = {
 };
 
 describe('Command: replay', () => {
-  const dirs: { remove(): void }[] = [];
-  const tmp = (files: Record<string, string> = {}) => {
-    const dir = workDir(files);
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
+  const tmp = workDirs();
 
   it('replays the busy-evening example on the shipped rules exactly as the golden file', async () => {
     const io = memoryIo({ cwd: REPO_ROOT });

@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main';
-import { BAD_RULES, REPO_ROOT, SHIPPED_RULES_TEXT, workDir } from './fixtures';
+import { BAD_RULES, REPO_ROOT, SHIPPED_RULES_TEXT, workDirs } from './fixtures';
 import { memoryIo, STACK_FRAME } from './io';
 
 describe('Command: validate', () => {
-  const dirs: { remove(): void }[] = [];
-  const tmp = (files: Record<string, string> = {}) => {
-    const dir = workDir(files);
-    dirs.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
+  const tmp = workDirs();
 
   it('accepts the shipped telealert.yaml from the working directory with a summary', async () => {
     const io = memoryIo({ cwd: REPO_ROOT });
