@@ -1,7 +1,8 @@
 import { ApiError } from '../api/errors';
 import { evaluate } from '../engine/evaluate';
 import { planRequests } from '../engine/plan';
-import type { Notification } from '../engine/types';
+import { emptyState } from '../engine/state';
+import type { Notification, SourceState } from '../engine/types';
 import { usedFields } from '../engine/used-fields';
 import { StateConflictError, TokenUnavailableError } from '../ports/errors';
 import type { PublishOutcome, StoredState } from '../ports/types';
@@ -21,11 +22,12 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
  * One run of one source's poller (a Lambda invocation, or one `telealert poll` tick):
  * 1. delivers what a crashed run left owed (only entries older than the grace period, so the
  *    fresh entries of a concurrent run are not published twice);
- * 2. per sample (live_calls: `samples` evenly spaced over `every`; payments: one), while the
- *    deadline leaves room: plan, fetch, evaluate, commit state + owed conditional on the
- *    revision, publish, mark sent (a notification only some channels took is narrowed to the
- *    others). A lost race re-reads and re-evaluates once, then gives up the sample: the
- *    winner's state already carries what it sent, so nothing goes out twice.
+ * 2. per sample (live_calls: `samples` evenly spaced over `every`, or the one `sample` given;
+ *    payments: one), while the deadline leaves room: plan, fetch, evaluate, commit state + owed
+ *    conditional on the revision, publish, mark sent (a notification only some channels took
+ *    is narrowed to the others). A sample that changes nothing writes nothing. A lost race
+ *    re-reads and re-evaluates once, then gives up the sample: the winner's state already
+ *    carries what it sent, so nothing goes out twice.
  *
  * @throws StateStoreError when the store is unreachable; errors that are not an API's or the
  *   token's (bugs) are rethrown too, so the run fails loudly.
@@ -81,8 +83,11 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
     stored.owed.filter((n) => Date.parse(n.at) <= startMs - graceMs),
   );
 
-  const planned = source === 'live_calls' ? config.sources.live_calls.samples : 1;
-  const intervalMs = source === 'live_calls' ? config.sources.live_calls.everyMs / planned : 0;
+  const perRun = source === 'live_calls' ? config.sources.live_calls.samples : 1;
+  const intervalMs = source === 'live_calls' ? config.sources.live_calls.everyMs / perRun : 0;
+  const indexes =
+    options.sample === undefined ? Array.from({ length: perRun }, (_, i) => i) : [options.sample];
+  const planned = indexes.length;
   const budgetMs =
     Math.min(config.api.timeoutMs, MIN_SAMPLE_REQUEST_MS) +
     (options.sampleMarginMs ?? DEFAULT_SAMPLE_MARGIN_MS);
@@ -92,8 +97,8 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
   let failures = 0;
   let conflicts = 0;
 
-  for (let sample = 0; sample < planned; sample += 1) {
-    const targetMs = Math.max(startMs + sample * intervalMs, now());
+  for (const [slot, sample] of indexes.entries()) {
+    const targetMs = Math.max(startMs + slot * intervalMs, now());
     if (targetMs + budgetMs > deadlineMs) {
       emit({ type: 'deadline', samplesDone: samples, samplesPlanned: planned });
       break;
@@ -127,6 +132,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
       type: 'committed',
       sample,
       revision: stored.revision,
+      written: outcome.written,
       pollOk: poll.ok,
       owed: outcome.notifications.length,
     });
@@ -152,16 +158,30 @@ async function evaluateAndCommit(
   options: RunOptions,
   stored: StoredState,
   poll: PollResult,
-): Promise<'conflict' | { stored: StoredState; notifications: readonly Notification[] }> {
+): Promise<
+  'conflict' | { stored: StoredState; notifications: readonly Notification[]; written: boolean }
+> {
   const { config, source, store } = options;
   const { state, notifications } = evaluate(config, source, poll, options.now(), stored.state);
+  if (notifications.length === 0 && sameState(stored.state ?? emptyState(source), state)) {
+    // Nothing to remember and nothing owed: a conditional write here would only cost money.
+    return { stored: { ...stored, owed: [] }, notifications, written: false };
+  }
   try {
     const revision = await store.commit(source, stored.revision, state, notifications);
-    return { stored: { state, revision, owed: [] }, notifications };
+    return { stored: { state, revision, owed: [] }, notifications, written: true };
   } catch (error) {
     if (error instanceof StateConflictError) return 'conflict';
     throw error;
   }
+}
+
+/**
+ * The engine builds a state's keys in a fixed order (alerts sorted by key) and the stores
+ * return what was committed as written, so equal states have equal JSON.
+ */
+function sameState(before: unknown, after: SourceState): boolean {
+  return JSON.stringify(before) === JSON.stringify(after);
 }
 
 /** Plans and performs one poll: every planned request, merged and de-duplicated by key. */

@@ -37,6 +37,11 @@ export type RunEvent =
       readonly type: 'committed';
       readonly sample: number;
       readonly revision: number;
+      /**
+       * Whether anything was written: a sample that changes nothing (no notification, the same
+       * state) commits nothing, so a quiet minute costs no write.
+       */
+      readonly written: boolean;
       /** Whether the sample's poll succeeded: only then is the source healthy end to end. */
       readonly pollOk: boolean;
       /** Notifications recorded owed by this commit. */
@@ -79,12 +84,18 @@ export interface RunOptions {
   readonly owedGraceMs?: number;
   /** Time kept free after a sample's requests for commit and publish. @default 2000 */
   readonly sampleMarginMs?: number;
+  /**
+   * Run only this sample of the planned ones, now: the sample queue delivered it at its slot
+   * (functions/samples.ts). @default every planned sample, evenly spaced inside this run
+   */
+  readonly sample?: number;
 }
 
 export interface RunSummary {
   readonly source: SourceName;
   /** Samples evaluated. */
   readonly samples: number;
+  /** Samples this run was to take: 1 when it was given one `sample`. */
   readonly samplesPlanned: number;
   /** Notifications delivered by this run (owed ones included). */
   readonly sent: number;

@@ -102,6 +102,58 @@ describe('Function: runSource', () => {
     expect(await runSource(run)).toMatchObject({ samples: 4, samplesPlanned: 4 });
   });
 
+  it('runs only the sample it is given, at once, and reports that one', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const sampled = {
+      ...RINGING,
+      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
+    };
+    const { run, events } = options({ client, ...clock, config: sampled, sample: 2 });
+    const summary = await runSource(run);
+    expect(client.calls.map((c) => c.atMs - T0)).toEqual([0]);
+    expect(summary).toMatchObject({ samples: 1, samplesPlanned: 1 });
+    expect(events.filter((e) => e.type === 'poll').map((e) => e.sample)).toEqual([2]);
+  });
+
+  it('writes nothing for a sample that changes neither the state nor owes a notification', async () => {
+    const clock = manualClock();
+    let ringing = [call('c1'), call('c2')];
+    const client = fakeClient(clock, () => ringing);
+    const { run, store, events } = options({ client, ...clock });
+    const commits: number[] = [];
+    const counting: StateStore = {
+      load: (s) => store.load(s),
+      commit: async (s, revision, next, owed) => {
+        commits.push(revision);
+        return store.commit(s, revision, next, owed);
+      },
+      markSent: (s, ids) => store.markSent(s, ids),
+      narrowOwed: (s, id, channels) => store.narrowOwed(s, id, channels),
+    };
+    await runSource({ ...run, store: counting });
+    clock.advance(MINUTE);
+    // Still firing: the instance's last sighting moves on, so this sample writes.
+    await runSource({ ...run, store: counting });
+    ringing = [];
+    clock.advance(MINUTE);
+    await runSource({ ...run, store: counting });
+    clock.advance(MINUTE);
+    await runSource({ ...run, store: counting });
+    clock.advance(MINUTE);
+    await runSource({ ...run, store: counting });
+    expect(commits).toEqual([0, 1, 2]);
+    const committed = events.filter((e) => e.type === 'committed');
+    expect(committed.map((e) => e.type === 'committed' && e.written)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(await store.load('live_calls')).toMatchObject({ revision: 3 });
+  });
+
   it('stops sampling when the deadline leaves no room for another sample', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
@@ -230,7 +282,7 @@ describe('Function: runSource', () => {
 
   it('reports no commit when the store cannot write the state', async () => {
     const clock = manualClock();
-    const client = fakeClient(clock, () => [call('c1')]);
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
     const broken: StateStore = {
       load: async () => ({ state: undefined, revision: 0, owed: [] }),
       markSent: async () => {},
