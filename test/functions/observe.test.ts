@@ -36,6 +36,7 @@ describe('Function: createObserver', () => {
       type: 'committed',
       sample: 0,
       revision: 4,
+      written: true,
       pollOk: true,
       owed: 0,
     });
@@ -53,6 +54,7 @@ describe('Function: createObserver', () => {
       type: 'committed',
       sample: 0,
       revision: 4,
+      written: true,
       pollOk: false,
       owed: 0,
     });
