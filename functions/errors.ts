@@ -40,3 +40,11 @@ export class StateTooLargeError extends StateStoreError {
     this.name = 'StateTooLargeError';
   }
 }
+
+/** A sample queue message that is not a queued sample (sent by something else, or garbled). */
+export class SampleMessageError extends RuntimeError {
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`not a telealert sample message: ${reason}`, options);
+    this.name = 'SampleMessageError';
+  }
+}

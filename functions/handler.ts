@@ -3,18 +3,20 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { TelephonyClient } from '../shared/api/client';
 import type { SourceName } from '../shared/config/types';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../shared/observability/metrics';
-import type { Publisher, StateStore, TokenSource } from '../shared/ports/types';
+import type { Publisher, SampleQueue, StateStore, TokenSource } from '../shared/ports/types';
 import { runSource } from '../shared/runner/run';
 import type { PollClient, RunSummary } from '../shared/runner/types';
 import { DynamoStateStore } from './adapters/dynamodb-state';
 import { SnsPublisher } from './adapters/sns-publisher';
+import { SqsSampleQueue } from './adapters/sqs-samples';
 import { SsmTokenSource } from './adapters/ssm-token';
 import { createObserver } from './observe';
 import { createRuntime, type Runtime } from './runtime';
+import { isSampleQueueEvent, queueLaterSamples, takeQueuedSample } from './samples';
 
 /**
  * Kept free before Lambda's own timeout for the last sample's commit and publish (well under a
@@ -29,6 +31,8 @@ export interface PollerWiring {
   readonly publisher: Publisher;
   readonly tokens: TokenSource;
   readonly client: PollClient;
+  /** Where a scheduled run's later samples go (absent: the run takes them all itself). */
+  readonly samples?: SampleQueue;
 }
 
 export interface PollerOptions {
@@ -46,6 +50,9 @@ export interface PollerOptions {
 export interface ScheduledEvent {
   readonly id?: string;
 }
+
+/** What invokes a poller: its schedule, or its sample queue with a later sample. */
+export type PollerEvent = ScheduledEvent | SQSEvent;
 
 /**
  * A poller Lambda handler for one source: middy with Powertools Logger (context, correlation
@@ -73,9 +80,13 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
       client: runtime.ssm,
       parameterName: runtime.config.api.tokenParameter,
     });
+    const { sampleQueue } = runtime;
     const built: PollerWiring = {
       runtime,
       tokens,
+      ...(sampleQueue
+        ? { samples: new SqsSampleQueue({ client: sampleQueue.sqs, queueUrl: sampleQueue.url }) }
+        : {}),
       store: new DynamoStateStore({ client: runtime.dynamodb, tableName: runtime.tableName, now }),
       publisher: new SnsPublisher({
         client: runtime.sns,
@@ -96,16 +107,25 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     return options.wire ? options.wire(built) : built;
   };
 
-  const run = async (event: ScheduledEvent, context: Context): Promise<RunSummary> => {
+  const run = async (event: PollerEvent, context: Context): Promise<RunSummary> => {
+    const queued = isSampleQueueEvent(event);
     logger.appendKeys({ source });
-    logger.setCorrelationId(event?.id ?? context.awsRequestId);
+    logger.setCorrelationId(
+      (queued ? event.Records[0]?.messageId : event?.id) ?? context.awsRequestId,
+    );
     wiring ??= wire();
+    const { config } = wiring.runtime;
     // The token (SSM, on a cold start or once the cache expires) is fetched while the state
     // loads instead of after it; the client's own get() joins the same request. A failure here
     // is left to that get(), which reports it as a failed poll.
     wiring.tokens.get().catch(() => undefined);
+    const sampling = { config, source, logger, metrics };
+    const samples = queued
+      ? takeQueuedSample(event, sampling, now())
+      : await queueLaterSamples(wiring.samples, sampling, now());
+    if (samples?.length === 0) return idleSummary(source);
     const summary = await runSource({
-      config: wiring.runtime.config,
+      config,
       source,
       client: wiring.client,
       store: wiring.store,
@@ -114,6 +134,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
       sleep,
       deadlineMs: now() + context.getRemainingTimeInMillis() - SAFETY_MARGIN_MS,
       observer: createObserver(logger, metrics, source),
+      ...(samples ? { samples } : {}),
     });
     logger.info('run finished', { summary: { ...summary } });
     return summary;
@@ -122,4 +143,19 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
   return middy(run)
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { throwOnEmptyMetrics: false }));
+}
+
+/** A queued invocation whose sample was dropped: nothing polled, nothing sent. */
+function idleSummary(source: SourceName): RunSummary {
+  return {
+    source,
+    samples: 0,
+    samplesPlanned: 0,
+    sent: 0,
+    owedLeft: 0,
+    records: 0,
+    skipped: 0,
+    failures: 0,
+    conflicts: 0,
+  };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import * as z from 'zod';
 import type { Config } from '../shared/config/types';
@@ -13,6 +14,8 @@ export const ENV = {
   table: 'TELEALERT_TABLE',
   topics: 'TELEALERT_TOPICS',
   configFile: 'TELEALERT_CONFIG_FILE',
+  /** The live calls poller's sample queue (set when the rules take several samples a run). */
+  sampleQueueUrl: 'TELEALERT_SAMPLE_QUEUE_URL',
 } as const;
 
 /** What one container sets up once and reuses across invocations. */
@@ -24,6 +27,8 @@ export interface Runtime {
   readonly dynamodb: DynamoDBClient;
   readonly sns: SNSClient;
   readonly ssm: SSMClient;
+  /** The sample queue and its client, when the stack gave this function one. */
+  readonly sampleQueue?: { readonly url: string; readonly sqs: SQSClient };
 }
 
 const topicsSchema = z.record(z.string().min(1), z.string().startsWith('arn:'));
@@ -69,6 +74,7 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
     );
   }
   const options = clientOptions();
+  const sampleQueueUrl = env[ENV.sampleQueueUrl];
   return {
     config,
     tableName,
@@ -76,5 +82,8 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
     dynamodb: new DynamoDBClient(options),
     sns: new SNSClient(options),
     ssm: new SSMClient(options),
+    ...(sampleQueueUrl
+      ? { sampleQueue: { url: sampleQueueUrl, sqs: new SQSClient(options) } }
+      : {}),
   };
 }

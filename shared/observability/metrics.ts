@@ -19,6 +19,9 @@ export const METRIC_NAMES = {
   apiLatency: 'ApiLatency',
   apiErrors: 'ApiErrors',
   recordsSkipped: 'RecordsSkipped',
+  samplesQueued: 'SamplesQueued',
+  samplesNotQueued: 'SamplesNotQueued',
+  samplesDropped: 'SamplesDropped',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

@@ -1,5 +1,6 @@
 import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
+import type { QueuedSample } from '../runner/types';
 
 /**
  * A stored state with its optimistic-concurrency revision and the notifications recorded as
@@ -64,4 +65,17 @@ export interface TokenSource {
   get(): Promise<string>;
   /** The API rejected the token: the next `get` must fetch it afresh. */
   invalidate(): void;
+}
+
+/**
+ * Brings a scheduled run's later samples back at their slots, each its own invocation, so no
+ * invocation is billed for waiting between samples. Adapter: an SQS delay queue (deployed).
+ */
+export interface SampleQueue {
+  /**
+   * Queues each sample to arrive when it is due (counted from `nowMs`). Resolves with the
+   * samples it could not queue, for the caller to take itself; rejects when the queue could
+   * not be reached (the caller then takes them all).
+   */
+  enqueue(samples: readonly QueuedSample[], nowMs: number): Promise<readonly QueuedSample[]>;
 }

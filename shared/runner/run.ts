@@ -22,7 +22,7 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
  * One run of one source's poller (a Lambda invocation, or one `telealert poll` tick):
  * 1. delivers what a crashed run left owed (only entries older than the grace period, so the
  *    fresh entries of a concurrent run are not published twice);
- * 2. per sample (live_calls: `samples` evenly spaced over `every`, or the one `sample` given;
+ * 2. per sample (live_calls: `samples` evenly spaced over `every`, or those given;
  *    payments: one), while the deadline leaves room: plan, fetch, evaluate, commit state + owed
  *    conditional on the revision, publish, mark sent (a notification only some channels took
  *    is narrowed to the others). A sample that changes nothing writes nothing. A lost race
@@ -85,8 +85,8 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
 
   const perRun = source === 'live_calls' ? config.sources.live_calls.samples : 1;
   const intervalMs = source === 'live_calls' ? config.sources.live_calls.everyMs / perRun : 0;
-  const indexes =
-    options.sample === undefined ? Array.from({ length: perRun }, (_, i) => i) : [options.sample];
+  const indexes = options.samples ?? Array.from({ length: perRun }, (_, i) => i);
+  const first = indexes[0] ?? 0;
   const planned = indexes.length;
   const budgetMs =
     Math.min(config.api.timeoutMs, MIN_SAMPLE_REQUEST_MS) +
@@ -97,8 +97,8 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
   let failures = 0;
   let conflicts = 0;
 
-  for (const [slot, sample] of indexes.entries()) {
-    const targetMs = Math.max(startMs + slot * intervalMs, now());
+  for (const sample of indexes) {
+    const targetMs = Math.max(startMs + (sample - first) * intervalMs, now());
     if (targetMs + budgetMs > deadlineMs) {
       emit({ type: 'deadline', samplesDone: samples, samplesPlanned: planned });
       break;

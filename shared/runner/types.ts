@@ -85,17 +85,18 @@ export interface RunOptions {
   /** Time kept free after a sample's requests for commit and publish. @default 2000 */
   readonly sampleMarginMs?: number;
   /**
-   * Run only this sample of the planned ones, now: the sample queue delivered it at its slot
-   * (functions/samples.ts). @default every planned sample, evenly spaced inside this run
+   * The planned samples (0-based) this run takes: the first now, each other at its slot after
+   * it (`every / samples` apart). A queued sample is `[n]`, taken at once; a scheduled run
+   * whose later samples are queued is `[0]`. @default every planned sample
    */
-  readonly sample?: number;
+  readonly samples?: readonly number[];
 }
 
 export interface RunSummary {
   readonly source: SourceName;
   /** Samples evaluated. */
   readonly samples: number;
-  /** Samples this run was to take: 1 when it was given one `sample`. */
+  /** Samples this run was to take (`samples`, when given). */
   readonly samplesPlanned: number;
   /** Notifications delivered by this run (owed ones included). */
   readonly sent: number;
@@ -107,4 +108,16 @@ export interface RunSummary {
   readonly failures: number;
   /** Samples given up after losing to a concurrent run twice. */
   readonly conflicts: number;
+}
+
+/**
+ * A later sample of a scheduled run, handed to the sample queue to come back at its slot
+ * (functions/samples.ts): one invocation per sample instead of one that waits between them.
+ */
+export interface QueuedSample {
+  readonly source: SourceName;
+  /** 0-based index among the run's `samples`; queued samples are 1 and up. */
+  readonly sample: number;
+  /** When the sample is due, epoch ms. */
+  readonly dueAtMs: number;
 }

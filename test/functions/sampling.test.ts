@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import type { Context } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
@@ -14,6 +15,7 @@ import { type RunningSimulator, startSimulator } from '../../simulator/server';
 const TOKEN = 'sampling-token';
 const dynamodb = mockClient(DynamoDBClient);
 const ssm = mockClient(SSMClient);
+const sqs = mockClient(SQSClient);
 let simulator: RunningSimulator;
 let directory: string;
 
@@ -73,5 +75,108 @@ describe('Function: createPollerHandler (sampling)', () => {
     } as unknown as Context;
     const summary = (await handler({}, context)) as RunSummary;
     expect(summary).toMatchObject({ samples: 4, samplesPlanned: 4, failures: 0 });
+  });
+});
+
+const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/1/samples';
+const lambdaContext = {
+  awsRequestId: 'req',
+  functionName: 'poller',
+  getRemainingTimeInMillis: () => 55_000,
+} as unknown as Context;
+
+/** A handler with a sample queue, on a virtual clock that only sleeps advance. */
+function queuedPoller(start: number) {
+  const clock = { ms: start };
+  const handler = createPollerHandler('live_calls', {
+    env: {
+      AWS_REGION: 'us-east-1',
+      TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
+      TELEALERT_TABLE: 'state',
+      TELEALERT_TOPICS: JSON.stringify({ oncall: 'arn:aws:sns:us-east-1:1:oncall' }),
+      TELEALERT_SAMPLE_QUEUE_URL: QUEUE_URL,
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
+    logger: new Logger({ logLevel: 'SILENT' }),
+    now: () => clock.ms,
+    sleep: async (ms) => {
+      clock.ms += ms;
+    },
+  });
+  return {
+    clock,
+    invoke: async (event: unknown) =>
+      (await handler(event as SQSEvent, lambdaContext)) as RunSummary,
+  };
+}
+
+function sampleEvent(...bodies: string[]): SQSEvent {
+  return {
+    Records: bodies.map((body, i) => ({
+      messageId: `m${i}`,
+      receiptHandle: 'r',
+      body,
+      attributes: {} as SQSEvent['Records'][number]['attributes'],
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:1:samples',
+      awsRegion: 'us-east-1',
+    })),
+  };
+}
+
+const body = (sample: number, dueAtMs: number) =>
+  JSON.stringify({ source: 'live_calls', sample, dueAt: new Date(dueAtMs).toISOString() });
+
+describe('Function: createPollerHandler (sample queue)', () => {
+  it('takes the first sample and queues the other three at their slots', async () => {
+    sqs.reset();
+    sqs.on(SendMessageBatchCommand).resolves({ Failed: [] });
+    const start = Date.parse('2026-11-22T04:00:00.000Z');
+    const { invoke, clock } = queuedPoller(start);
+    expect(await invoke({ id: 'scheduled' })).toMatchObject({ samples: 1, samplesPlanned: 1 });
+    expect(clock.ms).toBe(start);
+    const entries = sqs.commandCalls(SendMessageBatchCommand)[0]?.args[0].input.Entries ?? [];
+    expect(entries.map((e) => e.DelaySeconds)).toEqual([15, 30, 45]);
+  });
+
+  it('takes every sample itself, at its slot, when the queue cannot be reached', async () => {
+    sqs.reset();
+    sqs.on(SendMessageBatchCommand).rejects(new Error('connection refused'));
+    const start = Date.parse('2026-11-22T04:00:00.000Z');
+    const { invoke, clock } = queuedPoller(start);
+    expect(await invoke({ id: 'scheduled' })).toMatchObject({ samples: 4, samplesPlanned: 4 });
+    expect(clock.ms).toBe(start + 45_000);
+  });
+
+  it('takes a queued sample at once', async () => {
+    sqs.reset();
+    const due = Date.parse('2026-11-22T04:00:30.000Z');
+    const { invoke, clock } = queuedPoller(due + 700);
+    expect(await invoke(sampleEvent(body(2, due)))).toMatchObject({ samples: 1, failures: 0 });
+    expect(clock.ms).toBe(due + 700);
+    expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
+  });
+
+  it('drops a queued sample that arrives when the next one is due, and an unreadable one', async () => {
+    const due = Date.parse('2026-11-22T04:00:30.000Z');
+    const before = simulator.requests.length;
+    const { invoke } = queuedPoller(due + 15_000);
+    expect(await invoke(sampleEvent(body(2, due), 'garbage'))).toMatchObject({
+      samples: 0,
+      sent: 0,
+    });
+    expect(simulator.requests.length).toBe(before);
+  });
+
+  it('takes only the newest of several queued samples delivered together', async () => {
+    const due = Date.parse('2026-11-22T04:00:30.000Z');
+    const before = simulator.requests.length;
+    const { invoke } = queuedPoller(due + 5_000);
+    expect(await invoke(sampleEvent(body(1, due - 5_000), body(2, due)))).toMatchObject({
+      samples: 1,
+    });
+    expect(simulator.requests.length - before).toBe(1);
   });
 });

@@ -109,11 +109,23 @@ describe('Function: runSource', () => {
       ...RINGING,
       sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
     };
-    const { run, events } = options({ client, ...clock, config: sampled, sample: 2 });
+    const { run, events } = options({ client, ...clock, config: sampled, samples: [2] });
     const summary = await runSource(run);
     expect(client.calls.map((c) => c.atMs - T0)).toEqual([0]);
     expect(summary).toMatchObject({ samples: 1, samplesPlanned: 1 });
     expect(events.filter((e) => e.type === 'poll').map((e) => e.sample)).toEqual([2]);
+  });
+
+  it('takes the given samples at their slots after the first', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const sampled = {
+      ...RINGING,
+      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
+    };
+    const { run } = options({ client, ...clock, config: sampled, samples: [0, 2, 3] });
+    expect(await runSource(run)).toMatchObject({ samples: 3, samplesPlanned: 3 });
+    expect(client.calls.map((c) => c.atMs - T0)).toEqual([0, 30_000, 45_000]);
   });
 
   it('writes nothing for a sample that changes neither the state nor owes a notification', async () => {
