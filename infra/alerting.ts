@@ -160,6 +160,7 @@ export class TelealertAlerting extends Construct {
       const poller = new SourcePoller(this, `Poller-${source}`, {
         source,
         everyMs: this.config.sources[source].everyMs,
+        samples: source === 'live_calls' ? this.config.sources.live_calls.samples : 1,
         configFile,
         functionsDir: resolve(props.functionsDir ?? join(projectRoot, 'functions')),
         projectRoot,

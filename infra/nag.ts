@@ -8,7 +8,10 @@ export interface NagAcknowledgement {
   readonly reason: string;
 }
 
-/** Findings acknowledged on the dead-letter queue. */
+/**
+ * Findings acknowledged on the dead-letter queue when no sample queue uses it as its DLQ
+ * (cdk-nag then recognises it as one and finds nothing).
+ */
 export const DEAD_LETTER_QUEUE_ACKS: readonly NagAcknowledgement[] = [
   {
     id: 'AwsSolutions-SQS3',
@@ -17,12 +20,19 @@ export const DEAD_LETTER_QUEUE_ACKS: readonly NagAcknowledgement[] = [
   },
 ];
 
+/** The acknowledgements a telealert construct needs: none when a sample queue redrives to the DLQ. */
+export function nagAcknowledgements(alerting: TelealertAlerting): readonly NagAcknowledgement[] {
+  const redriven = Object.values(alerting.pollers).some((poller) => poller?.sampleQueue);
+  return redriven ? [] : DEAD_LETTER_QUEUE_ACKS;
+}
+
 /**
  * Records every acknowledgement the telealert construct needs, each on the narrowest
  * construct, with its reason. Anything else cdk-nag finds fails the synth.
  */
 export function acknowledgeNagFindings(alerting: TelealertAlerting): void {
-  Validations.of(alerting.deadLetterQueue).acknowledge(...DEAD_LETTER_QUEUE_ACKS);
+  const acks = nagAcknowledgements(alerting);
+  if (acks.length > 0) Validations.of(alerting.deadLetterQueue).acknowledge(...acks);
 }
 
 /** Runs the AWS Solutions checks on every synth of `app`. */

@@ -6,9 +6,10 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { readConfigData } from '../shared/config/load';
 import type { SourceName } from '../shared/config/types';
@@ -48,10 +49,23 @@ const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
 /** Its replacement, relative to the functions folder. */
 const LAMBDA_CREDENTIALS_MODULE = 'adapters/lambda-credentials.ts';
 
+/** The variable that tells a poller its sample queue (functions/runtime.ts reads it). */
+export const SAMPLE_QUEUE_URL_ENV = 'TELEALERT_SAMPLE_QUEUE_URL';
+
+/** Receives of one sample message before it goes to the dead-letter queue. */
+const SAMPLE_MAX_RECEIVES = 3;
+
 export interface SourcePollerProps {
   readonly source: SourceName;
   /** How often the source is polled (the rules file's `sources.<source>.every`). */
   readonly everyMs: number;
+  /**
+   * Samples per run (`sources.live_calls.samples`). Above 1 the poller gets a sample queue:
+   * the scheduled run takes the first sample and queues the others as delayed messages that
+   * invoke it again at their slots, so no invocation is billed for waiting between samples.
+   * @default 1
+   */
+  readonly samples?: number;
   /** The validated rules file, copied into the bundle. Absolute path. */
   readonly configFile: string;
   readonly functionsDir: string;
@@ -80,7 +94,8 @@ export function pollerMaxEventAge(everyMs: number): Duration {
 
 /**
  * One source's poller: a NodejsFunction (arm64, Node 24, minified ESM with source maps and the
- * rules file in the bundle), its log group, and the EventBridge rule that runs it at `every`.
+ * rules file in the bundle), its log group, the EventBridge rule that runs it at `every`, and
+ * with several samples a run the SQS delay queue that brings the later ones back.
  * A poller run is only useful now: no retries, stale events dropped after one period, one run
  * at a time, failed runs to the dead-letter queue.
  */
@@ -88,6 +103,8 @@ export class SourcePoller extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   readonly schedule: Rule;
+  /** The delay queue that brings later samples back (only with `samples` above 1). */
+  readonly sampleQueue?: Queue;
 
   constructor(scope: Construct, id: string, props: SourcePollerProps) {
     super(scope, id);
@@ -151,6 +168,23 @@ export class SourcePoller extends Construct {
         },
       },
     });
+
+    if ((props.samples ?? 1) > 1) {
+      const timeout = pollerTimeout(everyMs);
+      this.sampleQueue = new Queue(this, 'Samples', {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        // Lambda wants at least the function's timeout; a sample that comes back after it is
+        // stale and dropped by the handler, so retries are few and never pile up.
+        visibilityTimeout: timeout.plus(TIMEOUT_MARGIN),
+        retentionPeriod: Duration.hours(1),
+        // Only a handler that fails every delivery (a broken deployment) lands one here.
+        deadLetterQueue: { queue: props.deadLetterQueue, maxReceiveCount: SAMPLE_MAX_RECEIVES },
+      });
+      this.sampleQueue.grantSendMessages(props.role);
+      this.function.addEnvironment(SAMPLE_QUEUE_URL_ENV, this.sampleQueue.queueUrl);
+      this.function.addEventSource(new SqsEventSource(this.sampleQueue, { batchSize: 1 }));
+    }
 
     this.schedule = new Rule(this, 'Schedule', {
       description: `telealert: poll ${source} every ${everyMs / 60_000} minute(s)`,

@@ -94,6 +94,34 @@ describe('Construct: TelealertAlerting', () => {
       });
     });
 
+    it('brings the later live-calls samples back through an encrypted delay queue that invokes the poller', () => {
+      const queue = stack.alerting.pollers.live_calls?.sampleQueue;
+      expect(queue).toBeDefined();
+      expect(stack.alerting.pollers.payments?.sampleQueue).toBeUndefined();
+      const arn = ref(queue?.queueArn ?? '');
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        SqsManagedSseEnabled: true,
+        // At least the function's 55 s timeout, as Lambda requires of an event source.
+        VisibilityTimeout: 60,
+        RedrivePolicy: {
+          deadLetterTargetArn: ref(stack.alerting.deadLetterQueue.queueArn),
+          maxReceiveCount: 3,
+        },
+      });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: arn,
+        FunctionName: ref(pollerFunction('live_calls').functionName),
+        BatchSize: 1,
+      });
+      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+      expect(functionProps('live_calls').Environment.Variables.TELEALERT_SAMPLE_QUEUE_URL).toEqual(
+        ref(queue?.queueUrl ?? ''),
+      );
+      expect(functionProps('payments').Environment.Variables).not.toHaveProperty(
+        'TELEALERT_SAMPLE_QUEUE_URL',
+      );
+    });
+
     it('allows one run per source at a time, no retries, stale events to the dead-letter queue', () => {
       template.allResourcesProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 1 });
       const dlq = ref(stack.alerting.deadLetterQueue.queueArn);
@@ -138,7 +166,30 @@ describe('Construct: TelealertAlerting', () => {
   });
 
   describe('permissions', () => {
-    it('grants each poller exactly the token, the table, the topics, the topic key, the DLQ and its logs', () => {
+    /** The live calls poller queues its later samples and is invoked by that queue. */
+    const sampleQueueStatements = (queueArn: string | undefined) =>
+      queueArn === undefined
+        ? []
+        : [
+            {
+              Effect: 'Allow',
+              Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+              Resource: ref(queueArn),
+            },
+            {
+              Effect: 'Allow',
+              Action: [
+                'sqs:ReceiveMessage',
+                'sqs:ChangeMessageVisibility',
+                'sqs:GetQueueUrl',
+                'sqs:DeleteMessage',
+                'sqs:GetQueueAttributes',
+              ],
+              Resource: ref(queueArn),
+            },
+          ];
+
+    it('grants each poller exactly the token, the table, the topics, the topic key, the DLQ, its sample queue and its logs', () => {
       const { oncall, finance } = stack.alerting.topics;
       for (const source of ['live_calls', 'payments'] as const) {
         const poller = stack.alerting.pollers[source];
@@ -193,6 +244,7 @@ describe('Construct: TelealertAlerting', () => {
                 Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
                 Resource: ref(stack.alerting.deadLetterQueue.queueArn),
               },
+              ...sampleQueueStatements(poller?.sampleQueue?.queueArn),
               {
                 Effect: 'Allow',
                 Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
