@@ -96,8 +96,9 @@ const props = (resource: { Properties?: Record<string, unknown> }) => resource.P
 
 /**
  * Creates on moto what the synthesized template declares for the runtime: the KMS key, the
- * topics (encrypted with it), the state table (keys, billing mode, TTL from the template), an
- * SQS stand-in per email/SMS subscription with the template's filter policy, and the token
+ * topics (encrypted with it), the state table (keys, billing mode, TTL from the template), the
+ * queues (the dead-letter queue, the sample queue with its redrive policy), an SQS stand-in
+ * per email/SMS subscription with the template's filter policy, and the token
  * parameter the functions' IAM policy names. Then reads each function's environment and
  * bundled asset. Alarms, schedules, roles and log groups are not created: nothing on moto
  * would exercise them.
@@ -173,6 +174,32 @@ export async function deployToMoto(
     }
     const arn = `arn:aws:dynamodb:${PSEUDO['AWS::Region']}:${PSEUDO['AWS::AccountId']}:table/${TableName}`;
     physical[id] = { ref: TableName, attributes: { Arn: arn } };
+  }
+
+  // Queues that others redrive to first, so a redrive policy can name its target's ARN.
+  const queues = resourcesOfType(stack, 'AWS::SQS::Queue').sort(
+    ([, a], [, b]) => Number('RedrivePolicy' in props(a)) - Number('RedrivePolicy' in props(b)),
+  );
+  for (const [id, queue] of queues) {
+    const p = props(queue);
+    const attributes: Record<string, string> = {};
+    for (const name of ['MessageRetentionPeriod', 'VisibilityTimeout', 'SqsManagedSseEnabled']) {
+      if (p[name] !== undefined) attributes[name] = String(p[name]);
+    }
+    if (p.RedrivePolicy) {
+      attributes.RedrivePolicy = JSON.stringify(resolveValue(p.RedrivePolicy, physical));
+    }
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `${prefix}-${id}`, Attributes: attributes }),
+    );
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    if (!QueueUrl || !Attributes?.QueueArn) throw new Error(`moto created no queue for ${id}`);
+    physical[id] = {
+      ref: QueueUrl,
+      attributes: { Arn: Attributes.QueueArn, QueueUrl, QueueName: `${prefix}-${id}` },
+    };
   }
 
   const standIns: StandIn[] = [];
