@@ -2,12 +2,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Context } from 'aws-lambda';
+import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { createPollerHandler, type PollerWiring } from '../functions/handler';
 import { readConfigData } from '../shared/config/load';
 import type { Config, SourceName } from '../shared/config/types';
 import { validateConfig } from '../shared/config/validate';
 import { planRequests } from '../shared/engine/plan';
+import { laterSamples } from '../shared/runner/samples';
 import type { RunSummary } from '../shared/runner/types';
 import { startSimulator } from '../simulator/server';
 import { createFakeStack, type FakeStack } from '../test/e2e/aws';
@@ -75,18 +77,70 @@ function lambdaContext(): Context {
 export interface WarmFigure {
   readonly source: SourceName;
   readonly runs: number;
+  /** Median wall time of a whole run: every invocation it takes, back to back. */
   readonly wallMs: number;
+  /** Lambda invocations in a run: the scheduled one and one per queued sample. */
+  readonly invocations: number;
+  /** Median billed time of one run, summed over its invocations (each rounded up to 1 ms). */
+  readonly billedMs: number;
   readonly samples: number;
   readonly apiRequests: number;
   readonly expectedApiRequests: number;
-  readonly dynamodbCalls: number;
+  readonly dynamodbReads: number;
+  readonly dynamodbWrites: number;
   readonly snsCalls: number;
   readonly expectedSnsCalls: number;
   readonly ssmCalls: number;
+  readonly sqsSends: number;
   readonly notifications: number;
 }
 
-type Counted = { dynamodb: number; sns: number; ssm: number };
+type Counted = {
+  dynamodbReads: number;
+  dynamodbWrites: number;
+  sns: number;
+  ssm: number;
+  sqs: number;
+};
+
+/** DynamoDB commands that read (priced in read units); every other one writes. */
+const DYNAMODB_READS = new Set(['QueryCommand', 'GetItemCommand']);
+
+/** A queue on moto for the live calls poller's later samples, as the stack gives it one. */
+export async function createSampleQueue(): Promise<string> {
+  const sqs = new SQSClient({});
+  try {
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'bench-samples' }));
+    if (!QueueUrl) throw new Error('moto created no sample queue');
+    return QueueUrl;
+  } finally {
+    sqs.destroy();
+  }
+}
+
+/** What the sample queue hands the function for one queued sample at its slot. */
+function sampleEvent(sample: number, dueAtMs: number): SQSEvent {
+  const body = JSON.stringify({
+    source: 'live_calls',
+    sample,
+    dueAt: new Date(dueAtMs).toISOString(),
+  });
+  return {
+    Records: [
+      {
+        messageId: `bench-${sample}`,
+        receiptHandle: 'bench',
+        body,
+        attributes: {} as SQSEvent['Records'][number]['attributes'],
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:bench-samples',
+        awsRegion: 'us-east-1',
+      },
+    ],
+  };
+}
 
 /** `PublishBatch` calls owed for notifications: per topic, by 10. */
 export function snsCallsFor(
@@ -104,31 +158,45 @@ export function snsCallsFor(
 /**
  * Warm runs of the real handler (middy, Powertools, the AWS adapters) in this process against
  * the simulator and moto: the first invocation sets the container up, the next `runs` are
- * timed. The SDK clients count their calls with a middleware; sleeping between samples is
- * skipped (it is billed, see the cost section, but is not work).
+ * timed. A live calls run is what the stack does each minute: the scheduled invocation (first
+ * sample, later ones sent to the sample queue on moto) and one invocation per queued sample,
+ * handed the message the queue would deliver at its slot. The SDK clients count their calls
+ * with a middleware.
  */
 export async function measureWarm(
   loopback: Loopback,
   directory: string,
   source: SourceName,
   runs: number,
+  sampleQueueUrl?: string,
 ): Promise<WarmFigure> {
   const file = join(directory, `warm-${source}.json`);
   const rules = loopback.rules();
   writeFileSync(file, JSON.stringify(rules));
   const config: Config = validateConfig(rules, 'warm.json');
-  const counts: Counted = { dynamodb: 0, sns: 0, ssm: 0 };
+  const counts: Counted = { dynamodbReads: 0, dynamodbWrites: 0, sns: 0, ssm: 0, sqs: 0 };
   let sent: { channels: readonly string[] }[] = [];
   const count = (wiring: PollerWiring): PollerWiring => {
-    for (const name of ['dynamodb', 'sns', 'ssm'] as const) {
-      wiring.runtime[name].middlewareStack.add(
-        (next) => async (args) => {
-          counts[name] += 1;
-          return next(args);
-        },
-        { step: 'initialize', name: `benchCount-${name}` },
-      );
-    }
+    const { runtime } = wiring;
+    runtime.dynamodb.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (DYNAMODB_READS.has(String(context.commandName))) counts.dynamodbReads += 1;
+        else counts.dynamodbWrites += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'benchCount-dynamodb' },
+    );
+    const counting =
+      (name: 'sns' | 'ssm' | 'sqs') =>
+      <I, O>(next: (args: I) => Promise<O>) =>
+      async (args: I) => {
+        counts[name] += 1;
+        return next(args);
+      };
+    const step = (name: string) => ({ step: 'initialize' as const, name: `benchCount-${name}` });
+    runtime.sns.middlewareStack.add(counting('sns'), step('sns'));
+    runtime.ssm.middlewareStack.add(counting('ssm'), step('ssm'));
+    runtime.sampleQueue?.sqs.middlewareStack.add(counting('sqs'), step('sqs'));
     const publisher = wiring.publisher;
     return {
       ...wiring,
@@ -149,39 +217,82 @@ export async function measureWarm(
       TELEALERT_CONFIG_FILE: file,
       TELEALERT_TABLE: loopback.stack.tableName,
       TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
+      ...(sampleQueueUrl ? { TELEALERT_SAMPLE_QUEUE_URL: sampleQueueUrl } : {}),
     },
   }) as unknown as (event: object, context: Context) => Promise<RunSummary>;
-  await handler({ id: 'cold' }, lambdaContext());
+
+  /** One run: its invocations back to back, each timed. */
+  const run = async (id: string) => {
+    const billed: number[] = [];
+    const timed = async (event: object) => {
+      const start = performance.now();
+      const summary = await handler(event, lambdaContext());
+      billed.push(Math.ceil(performance.now() - start));
+      return summary;
+    };
+    const startMs = Date.now();
+    let samples = (await timed({ id })).samples;
+    if (sampleQueueUrl) {
+      for (const later of laterSamples(config, source, startMs)) {
+        samples += (await timed(sampleEvent(later.sample, Date.now()))).samples;
+      }
+    }
+    return { samples, billed };
+  };
+
+  await run('cold');
   const times: number[] = [];
-  let last = { ...counts, requests: 0, samples: 0, notifications: 0, sns: 0, expectedSns: 0 };
-  for (let run = 0; run < runs; run += 1) {
+  const billedTimes: number[] = [];
+  let last = {
+    ...counts,
+    requests: 0,
+    samples: 0,
+    invocations: 0,
+    notifications: 0,
+    expectedSns: 0,
+  };
+  for (let index = 0; index < runs; index += 1) {
     const before = { ...counts, requests: loopback.requests() };
     sent = [];
     const start = performance.now();
-    const summary = await handler({ id: `warm-${run}` }, lambdaContext());
+    const { samples, billed } = await run(`warm-${index}`);
     times.push(performance.now() - start);
+    billedTimes.push(billed.reduce((sum, ms) => sum + ms, 0));
     last = {
-      dynamodb: counts.dynamodb - before.dynamodb,
+      dynamodbReads: counts.dynamodbReads - before.dynamodbReads,
+      dynamodbWrites: counts.dynamodbWrites - before.dynamodbWrites,
       sns: counts.sns - before.sns,
       ssm: counts.ssm - before.ssm,
+      sqs: counts.sqs - before.sqs,
       requests: loopback.requests() - before.requests,
-      samples: summary.samples,
+      samples,
+      invocations: billed.length,
       notifications: sent.length,
       expectedSns: snsCallsFor(sent),
     };
+  }
+  if (sampleQueueUrl) {
+    // The delayed messages the scheduled invocations sent: the bench delivered them itself.
+    const sqs = new SQSClient({});
+    await sqs.send(new PurgeQueueCommand({ QueueUrl: sampleQueueUrl }));
+    sqs.destroy();
   }
   const perSample = planRequests(config, source, Date.now()).length;
   return {
     source,
     runs,
     wallMs: round(median(times), 1),
+    invocations: last.invocations,
+    billedMs: median(billedTimes),
     samples: last.samples,
     apiRequests: last.requests,
     expectedApiRequests: perSample * last.samples,
-    dynamodbCalls: last.dynamodb,
+    dynamodbReads: last.dynamodbReads,
+    dynamodbWrites: last.dynamodbWrites,
     snsCalls: last.sns,
     expectedSnsCalls: last.expectedSns,
     ssmCalls: last.ssm,
+    sqsSends: last.sqs,
     notifications: last.notifications,
   };
 }
