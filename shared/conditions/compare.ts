@@ -1,5 +1,5 @@
 import type { Operator } from '../config/types';
-import { compareDecimal, formatDecimal, parseDecimal } from '../money/decimal';
+import { compareDecimal, type Decimal, formatDecimal, parseDecimal } from '../money/decimal';
 import type { FieldKind } from '../records/fields';
 import { canonicalPhone, isCanonicalPhone } from '../records/phone';
 import type { FieldValue } from '../records/types';
@@ -59,27 +59,76 @@ function compareCanonical(left: string, right: string): Comparison {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
+/** A money condition value with what its comparisons need precomputed. */
+export interface MoneyExpectation {
+  readonly decimal: Decimal;
+  /** Canonical text (`formatDecimal`). */
+  readonly text: string;
+  readonly number: number;
+  /** Short and plain: a float comparison is exact. */
+  readonly fast: boolean;
+  /** Non-negative: canonical record amounts compare as text. */
+  readonly canonical: boolean;
+}
+
+/** Precomputes a money condition value for `compareMoney`. */
+export function moneyExpectation(decimal: Decimal): MoneyExpectation {
+  const text = formatDecimal(decimal);
+  return {
+    decimal,
+    text,
+    number: Number(text),
+    fast: isShortPlainDecimal(text),
+    canonical: text.charCodeAt(0) !== 45,
+  };
+}
+
 /**
  * Money, exactly. Two decimals of at most 15 characters are distinct doubles in the same order
  * (rounding to the nearest double is monotonic and 15 significant digits never collide), so
  * the common case is a float comparison; anything longer or unusual takes the BigInt path.
  */
-function moneyComparator(expected: ConditionValue & { kind: 'money' }): Comparator {
-  const text = formatDecimal(expected.value);
-  const fast = isShortPlainDecimal(text);
-  const number = Number(text);
-  const canonical = text.charCodeAt(0) !== 45;
-  return (actual) => {
-    if (canonical && typeof actual === 'string') {
-      const result = compareCanonical(actual, text);
-      if (result !== undefined) return result;
-    }
-    if (fast && typeof actual === 'string' && isShortPlainDecimal(actual)) {
-      return sign(Number(actual) - number);
-    }
-    const decimal = parseDecimal(actual);
-    return decimal ? compareDecimal(decimal, expected.value) : undefined;
-  };
+export function compareMoney(actual: string | number, expected: MoneyExpectation): Comparison {
+  if (expected.canonical && typeof actual === 'string') {
+    const result = compareCanonical(actual, expected.text);
+    if (result !== undefined) return result;
+  }
+  if (expected.fast && typeof actual === 'string' && isShortPlainDecimal(actual)) {
+    return sign(Number(actual) - expected.number);
+  }
+  const decimal = parseDecimal(actual);
+  return decimal ? compareDecimal(decimal, expected.decimal) : undefined;
+}
+
+/** A number or duration against a number. */
+export function compareNumber(actual: string | number, value: number): Comparison {
+  const number = typeof actual === 'number' ? actual : Number(actual);
+  return Number.isFinite(number) ? sign(number - value) : undefined;
+}
+
+/** A direction (1, 2, or its name) against 1 or 2. */
+export function compareDirection(actual: string | number, value: number): Comparison {
+  const direction = typeof actual === 'number' ? actual : readDirection(actual);
+  return direction === 1 || direction === 2 ? sign(direction - value) : undefined;
+}
+
+/** A phone against a canonical phone. */
+export function comparePhone(actual: string | number, right: string): Comparison {
+  // Record phones are canonical already: no regex and copy per record per rule.
+  const left =
+    typeof actual === 'string' && isCanonicalPhone(actual) ? actual : canonicalPhone(actual);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Text, case-insensitively and trimmed, against lower-cased text. */
+export function compareText(actual: string | number, right: string): Comparison {
+  if (typeof actual === 'string') {
+    if (actual === right) return 0;
+    const folded = compareAsciiFolded(actual, right);
+    if (folded !== undefined) return folded;
+  }
+  const left = String(actual).trim().toLowerCase();
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 const UPPER_A = 65;
@@ -120,45 +169,24 @@ function compareAsciiFolded(left: string, right: string): Comparison {
 
 function comparator(kind: FieldKind, expected: ConditionValue): Comparator {
   switch (expected.kind) {
-    case 'money':
-      return moneyComparator(expected);
+    case 'money': {
+      const money = moneyExpectation(expected.value);
+      return (actual) => compareMoney(actual, money);
+    }
     case 'number':
     case 'duration': {
       const value = expected.value;
-      return (actual) => {
-        const number = typeof actual === 'number' ? actual : Number(actual);
-        return Number.isFinite(number) ? sign(number - value) : undefined;
-      };
+      return (actual) => compareNumber(actual, value);
     }
     case 'direction': {
       const value = expected.value;
-      return (actual) => {
-        const direction = typeof actual === 'number' ? actual : readDirection(actual);
-        return direction === 1 || direction === 2 ? sign(direction - value) : undefined;
-      };
+      return (actual) => compareDirection(actual, value);
     }
     case 'text': {
       const right = expected.value;
-      if (kind === 'phone' || kind === 'phones') {
-        // Canonicalising is idempotent, so a record phone compares the same however it came.
-        return (actual) => {
-          // Record phones are canonical already: no regex and copy per record per rule.
-          const left =
-            typeof actual === 'string' && isCanonicalPhone(actual)
-              ? actual
-              : canonicalPhone(actual);
-          return left < right ? -1 : left > right ? 1 : 0;
-        };
-      }
-      return (actual) => {
-        if (typeof actual === 'string') {
-          if (actual === right) return 0;
-          const folded = compareAsciiFolded(actual, right);
-          if (folded !== undefined) return folded;
-        }
-        const left = String(actual).trim().toLowerCase();
-        return left < right ? -1 : left > right ? 1 : 0;
-      };
+      // Canonicalising is idempotent, so a record phone compares the same however it came.
+      if (kind === 'phone' || kind === 'phones') return (actual) => comparePhone(actual, right);
+      return (actual) => compareText(actual, right);
     }
   }
 }
