@@ -103,17 +103,16 @@ interface Group {
   readonly ids: Set<string>;
 }
 
-/** A group label value: canonical display text; text groups case-insensitively. */
-function groupValue(
-  compiled: CompiledRule,
-  record: ApiRecord,
-  field: string,
-): { label: string; group: string } {
+/** A group label value: the record's display text of the field. */
+function labelOf(record: ApiRecord, field: string): string {
   const value = record.fields[field];
-  if (value === undefined) return { label: '', group: '' };
-  const label = Array.isArray(value) ? value.join(',') : String(value);
-  const kind = fieldKind(compiled.rule.source, field);
-  return { label, group: kind === 'text' ? label.toLowerCase() : label };
+  if (value === undefined) return '';
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** What a label groups by: text case-insensitively, anything else as displayed. */
+function groupOf(compiled: CompiledRule, field: string, label: string): string {
+  return fieldKind(compiled.rule.source, field) === 'text' ? label.toLowerCase() : label;
 }
 
 /**
@@ -140,17 +139,30 @@ class GroupCollector implements Collector {
   add(record: ApiRecord, matches: boolean): void {
     if (!matches) return;
     const { groupBy } = this.#compiled.rule;
-    const labels: Record<string, string> = {};
-    const canonical: Record<string, string> = {};
-    for (const field of groupBy) {
-      const { label, group } = groupValue(this.#compiled, record, field);
-      labels[field] = label;
-      canonical[field] = group;
+    // Labels are built for a group's first record only: a poll has few groups and many rows.
+    // One field is its own id; several are each length-prefixed, so no two groups share an id
+    // whatever their text holds.
+    let id = '';
+    if (groupBy.length === 1) {
+      id = groupOf(this.#compiled, groupBy[0] as string, labelOf(record, groupBy[0] as string));
+    } else {
+      for (const field of groupBy) {
+        const group = groupOf(this.#compiled, field, labelOf(record, field));
+        id += `${group.length}:${group}`;
+      }
     }
-    const id = groupBy.length ? JSON.stringify(canonical) : '';
-    const entry = this.#groups.get(id) ?? { canonical, labels, ids: new Set<string>() };
+    let entry = this.#groups.get(id);
+    if (entry === undefined) {
+      const labels: Record<string, string> = {};
+      const canonical: Record<string, string> = {};
+      for (const field of groupBy) {
+        labels[field] = labelOf(record, field);
+        canonical[field] = groupOf(this.#compiled, field, labels[field]);
+      }
+      entry = { canonical, labels, ids: new Set<string>() };
+      this.#groups.set(id, entry);
+    }
     entry.ids.add(record.key);
-    this.#groups.set(id, entry);
   }
 
   observations(): Map<string, Observation> {
