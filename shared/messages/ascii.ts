@@ -1,4 +1,4 @@
-import { oneLine } from './sms';
+import { oneLine, PRINTABLE_ASCII } from './sms';
 
 /** Letters NFKD does not decompose into ASCII, and common punctuation. */
 const REPLACEMENTS: Readonly<Record<string, string>> = {
@@ -31,7 +31,9 @@ const REPLACEMENTS: Readonly<Record<string, string>> = {
  * that something was there.
  */
 export function toAscii(text: string): string {
-  const spelled = Array.from(oneLine(text), (char) => REPLACEMENTS[char] ?? char).join('');
+  const line = oneLine(text);
+  if (PRINTABLE_ASCII.test(line)) return line;
+  const spelled = Array.from(line, (char) => REPLACEMENTS[char] ?? char).join('');
   return spelled
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
