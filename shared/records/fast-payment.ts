@@ -10,6 +10,7 @@ import type { ApiRecord, FieldValue } from './types';
 export function fastPayment(
   raw: Readonly<Record<string, unknown>>,
   zone: string,
+  keepRaw = true,
 ): ApiRecord | undefined {
   const id = normaliseText(raw.id);
   const key = readIdentity(id);
@@ -65,6 +66,11 @@ export function fastPayment(
           ['amount_added', amountAdded],
           ['amount_tax', amountTax],
         ]);
+  if (!keepRaw) {
+    return typeof createdAt === 'number'
+      ? { source: 'payments', key, createdAtMs: createdAt, fields }
+      : { source: 'payments', key, fields };
+  }
   return typeof createdAt === 'number'
     ? { source: 'payments', key, createdAtMs: createdAt, fields, raw }
     : { source: 'payments', key, fields, raw };

@@ -7,7 +7,11 @@ import type { SourceName } from '../config/types';
  */
 export type FieldValue = string | number | readonly string[];
 
-/** One API record, parsed tolerantly. `raw` is exactly what the API sent, unknown fields kept. */
+/**
+ * One API record, parsed tolerantly. `raw` is exactly what the API sent, unknown fields kept;
+ * a caller that names the fields it reads (`ParseOptions.fields`) gets it only on `partial`
+ * records, the ones with fields left to read from it.
+ */
 export interface ApiRecord {
   readonly source: SourceName;
   /** Identity of the record: `call_id` for live calls, `id` for payments. */
@@ -15,7 +19,7 @@ export interface ApiRecord {
   /** `created_at` as UTC epoch ms, read in the configured zone; undefined when absent. */
   readonly createdAtMs?: number;
   readonly fields: Readonly<Record<string, FieldValue>>;
-  readonly raw: Readonly<Record<string, unknown>>;
+  readonly raw?: Readonly<Record<string, unknown>>;
   /**
    * `fields` holds only the fields asked of the parser (`ParseOptions.fields`), identity and
    * `created_at` included; `completeRecord` reads the rest from `raw`. Absent: every field.

@@ -90,7 +90,7 @@ describe('Function: parseRecords', () => {
       created_at: Date.parse('2026-11-21T04:30:05Z'),
     });
     expect(record?.fields).not.toHaveProperty('recording_url');
-    expect(record?.raw.recording_url).toBe('https://example.com/r.mp3');
+    expect(record?.raw?.recording_url).toBe('https://example.com/r.mp3');
   });
 
   it('normalises payments: exact money, gateway alias, empty payment_id while pending', () => {
@@ -196,7 +196,7 @@ describe('Function: parseRecords', () => {
     expect(record?.fields).not.toHaveProperty('amount_paid');
     expect(record?.fields).not.toHaveProperty('gateway');
     expect(record?.fields.status).toBe('success');
-    expect(record?.raw.amount_paid).toBe('lots');
+    expect(record?.raw?.amount_paid).toBe('lots');
   });
 
   it('keeps at most MAX_SKIP_REASONS reasons but counts every skip', () => {
