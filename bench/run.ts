@@ -52,7 +52,14 @@ for (const p of processing) budget(`processing ratio, ${p.body}`, p.ratio, '<= 2
 
 log('2/5 memory...');
 const memory = measureMemory(scratch, nowMs, config.timezone);
-budget('peak RSS, 100k payments (MB)', memory.peakRssMb, '<= 200', memory.peakRssMb <= 200);
+// In a 256 MB Lambda V8 runs under the heap limits the runtime sets: that peak is the one that
+// has to fit (the unbounded one, printed above, only shows how lazily V8 collects without them).
+budget(
+  'peak RSS, 100k payments, 256 MB Lambda heap limits (MB)',
+  memory.lambdaHeapRssMb,
+  '<= 200',
+  memory.lambdaHeapRssMb <= 200,
+);
 
 log('3/5 bundles and cold start...');
 const loopback = await startLoopback(readFileSync(RULES_FILE, 'utf8'));
