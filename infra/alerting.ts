@@ -198,6 +198,7 @@ export class TelealertAlerting extends Construct {
     this.dashboard = new TelealertDashboard(this, 'Dashboard', {
       pollers: watched,
       deadLetterQueue: this.deadLetterQueue,
+      sampleQueue: pollers.live_calls?.sampleQueue !== undefined,
     });
   }
 }

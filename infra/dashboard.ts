@@ -10,11 +10,19 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { SourceName } from '../shared/config/types';
-import { DASHBOARD_PERIOD, METRIC_NAMES, searchMetric, sourceMetric } from './metrics';
+import {
+  DASHBOARD_PERIOD,
+  METRIC_NAMES,
+  type MetricName,
+  searchMetric,
+  sourceMetric,
+} from './metrics';
 
 export interface TelealertDashboardProps {
   readonly pollers: readonly { readonly source: SourceName; readonly fn: IFunction }[];
   readonly deadLetterQueue: IQueue;
+  /** The live calls poller queues its later samples: graph how that goes. @default false */
+  readonly sampleQueue?: boolean;
 }
 
 const WIDTH = 12;
@@ -40,6 +48,17 @@ export class TelealertDashboard extends Construct {
         ]),
         graph('Ringing calls', [
           sourceMetric(METRIC_NAMES.ringingCalls, 'live_calls', { statistic: 'Maximum', period }),
+        ]),
+      );
+    }
+    if (props.sampleQueue) {
+      const samples = (name: MetricName, label: string) =>
+        sourceMetric(name, 'live_calls', { statistic: 'Sum', period, label });
+      widgets.push(
+        graph('Live calls samples', [
+          samples(METRIC_NAMES.samplesQueued, 'queued'),
+          samples(METRIC_NAMES.samplesNotQueued, 'taken by the scheduled run'),
+          samples(METRIC_NAMES.samplesDropped, 'dropped (late)'),
         ]),
       );
     }

@@ -422,6 +422,9 @@ describe('Construct: TelealertAlerting', () => {
         'ApiErrors',
         'PollSucceeded',
         'PollFailed',
+        'SamplesQueued',
+        'SamplesNotQueued',
+        'SamplesDropped',
       ]) {
         expect(body).toContain(name);
       }
