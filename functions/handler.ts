@@ -9,6 +9,7 @@ import type { SourceName } from '../shared/config/types';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../shared/observability/metrics';
 import type { Publisher, SampleQueue, StateStore, TokenSource } from '../shared/ports/types';
 import { runSource } from '../shared/runner/run';
+import { sampleIntervalMs } from '../shared/runner/samples';
 import type { PollClient, RunSummary } from '../shared/runner/types';
 import { DynamoStateStore } from './adapters/dynamodb-state';
 import { SnsPublisher } from './adapters/sns-publisher';
@@ -120,10 +121,17 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     // is left to that get(), which reports it as a failed poll.
     wiring.tokens.get().catch(() => undefined);
     const sampling = { config, source, logger, metrics };
+    const startMs = now();
     const samples = queued
-      ? takeQueuedSample(event, sampling, now())
-      : await queueLaterSamples(wiring.samples, sampling, now());
+      ? takeQueuedSample(event, sampling, startMs)
+      : await queueLaterSamples(wiring.samples, sampling, startMs);
     if (samples?.length === 0) return idleSummary(source);
+    let deadlineMs = now() + context.getRemainingTimeInMillis() - SAFETY_MARGIN_MS;
+    // One sample of several is over before the next is due: with one run at a time, a sample
+    // that kept retrying a hung API would otherwise hold the function past the next slots.
+    if (samples?.length === 1) {
+      deadlineMs = Math.min(deadlineMs, now() + sampleIntervalMs(config, source));
+    }
     const summary = await runSource({
       config,
       source,
@@ -132,9 +140,11 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
       publisher: wiring.publisher,
       now,
       sleep,
-      deadlineMs: now() + context.getRemainingTimeInMillis() - SAFETY_MARGIN_MS,
+      deadlineMs,
       observer: createObserver(logger, metrics, source),
       ...(samples ? { samples } : {}),
+      // Slots count from the schedule, not from when queueing the other samples ended.
+      ...(queued ? {} : { firstSampleAtMs: startMs }),
     });
     logger.info('run finished', { summary: { ...summary } });
     return summary;

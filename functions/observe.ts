@@ -52,7 +52,8 @@ export function createObserver(logger: Logger, metrics: Metrics, source: SourceN
           return;
         case 'committed':
           // The heartbeat the dead-man's switch watches: a poll that succeeded is only healthy
-          // once its state is written, so a store that rejects every write stops it.
+          // once its state is in the store. A quiet sample writes nothing, but the runner writes
+          // at least every 10 minutes, so a store that rejects writes stops it within those.
           if (event.pollOk) metrics.addMetric(METRIC.pollSucceeded, MetricUnit.Count, 1);
           return;
         case 'sent':

@@ -9,6 +9,13 @@ import { loadConfigJsonFile } from '../shared/config/validate';
 import { clientOptions } from './adapters/clients';
 import { RuntimeConfigError } from './errors';
 
+/** The sample queue's client: two attempts of at most a second each. */
+export const SAMPLE_QUEUE_LIMITS = {
+  maxAttempts: 2,
+  requestTimeoutMs: 1000,
+  connectionTimeoutMs: 500,
+} as const;
+
 /** The environment the stack gives each function (ARCHITECTURE.md, last table). */
 export const ENV = {
   table: 'TELEALERT_TABLE',
@@ -83,7 +90,14 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
     sns: new SNSClient(options),
     ssm: new SSMClient(options),
     ...(sampleQueueUrl
-      ? { sampleQueue: { url: sampleQueueUrl, sqs: new SQSClient(options) } }
+      ? {
+          sampleQueue: {
+            url: sampleQueueUrl,
+            // Queueing waits in front of the first sample: fail fast and let the run take the
+            // samples itself rather than eat into their slots.
+            sqs: new SQSClient(clientOptions(SAMPLE_QUEUE_LIMITS)),
+          },
+        }
       : {}),
   };
 }

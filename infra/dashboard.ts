@@ -58,7 +58,7 @@ export class TelealertDashboard extends Construct {
         graph('Live calls samples', [
           samples(METRIC_NAMES.samplesQueued, 'queued'),
           samples(METRIC_NAMES.samplesNotQueued, 'taken by the scheduled run'),
-          samples(METRIC_NAMES.samplesDropped, 'dropped (late)'),
+          samples(METRIC_NAMES.samplesDropped, 'dropped (late, unplanned, unreadable)'),
         ]),
       );
     }

@@ -53,7 +53,7 @@ const LAMBDA_CREDENTIALS_MODULE = 'adapters/lambda-credentials.ts';
 export const SAMPLE_QUEUE_URL_ENV = 'TELEALERT_SAMPLE_QUEUE_URL';
 
 /** Receives of one sample message before it goes to the dead-letter queue. */
-const SAMPLE_MAX_RECEIVES = 3;
+const SAMPLE_MAX_RECEIVES = 5;
 
 export interface SourcePollerProps {
   readonly source: SourceName;
@@ -178,7 +178,8 @@ export class SourcePoller extends Construct {
         // stale and dropped by the handler, so retries are few and never pile up.
         visibilityTimeout: timeout.plus(TIMEOUT_MARGIN),
         retentionPeriod: Duration.hours(1),
-        // Only a handler that fails every delivery (a broken deployment) lands one here.
+        // A sample is dropped as late once redelivered; only a handler that keeps failing on
+        // it (a broken deployment) or keeps being throttled lands one here.
         deadLetterQueue: { queue: props.deadLetterQueue, maxReceiveCount: SAMPLE_MAX_RECEIVES },
       });
       this.sampleQueue.grantSendMessages(props.role);

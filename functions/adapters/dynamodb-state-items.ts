@@ -25,6 +25,8 @@ export const ATTR = {
   revision: 'revision',
   /** State item: ids of the commits whose owed items are live (String Set; absent if none). */
   committed: 'committed',
+  /** State item: when it was last written, epoch ms (Number). */
+  writtenAt: 'writtenAt',
   /** Owed item: the notification as JSON (String). */
   notification: 'notification',
   /** Owed item: ids of the commits that wrote it (String Set). */

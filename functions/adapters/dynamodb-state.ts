@@ -108,7 +108,13 @@ export class DynamoStateStore implements StateStore {
       else if (item.owed.commits.every((id) => commitRevision(id) <= revision)) dead.push(item);
     }
     await parallel(dead, (item) => this.#deleteOrphan(item.key, item.owed.commits));
-    return { state, revision, owed: owed.sort(compareOwed) };
+    const writtenAt = stateItem[ATTR.writtenAt]?.N;
+    return {
+      state,
+      revision,
+      ...(writtenAt === undefined ? {} : { writtenAtMs: Number(writtenAt) }),
+      owed: owed.sort(compareOwed),
+    };
   }
 
   async commit(
@@ -122,12 +128,19 @@ export class DynamoStateStore implements StateStore {
     const names: Record<string, string> = {
       '#state': ATTR.state,
       '#revision': ATTR.revision,
+      '#writtenAt': ATTR.writtenAt,
     };
     const values: Record<string, AttributeValue> = {
       ':revision': { N: String(revision) },
       ':expiresAt': expiresAt,
+      ':writtenAt': { N: String(this.#now()) },
     };
-    const sets = ['#state = :state', '#revision = :revision', 'expiresAt = :expiresAt'];
+    const sets = [
+      '#state = :state',
+      '#revision = :revision',
+      'expiresAt = :expiresAt',
+      '#writtenAt = :writtenAt',
+    ];
     if (owed.length === 0) {
       values[':state'] = { B: encodeState(source, next) };
     } else {

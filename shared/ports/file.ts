@@ -16,6 +16,7 @@ import type { StateStore, StoredState } from './types';
 const slotSchema = z.object({
   state: z.looseObject({ version: z.number(), source: z.string() }),
   revision: z.number().int().positive(),
+  writtenAt: z.number().optional(),
   owed: z.record(z.string(), z.looseObject({ id: z.string() })),
 });
 const fileSchema = z.object({
@@ -26,6 +27,8 @@ const fileSchema = z.object({
 interface Slot {
   state: SourceState;
   revision: number;
+  /** Epoch ms of the last write; absent in files written before it was kept. */
+  writtenAt?: number;
   owed: Record<string, Notification>;
 }
 interface StateFile {
@@ -40,14 +43,26 @@ interface StateFile {
  */
 export class FileStateStore implements StateStore {
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #now: () => number;
 
-  constructor(readonly path: string) {}
+  /** `now`: the clock that stamps `writtenAtMs`. @default Date.now */
+  constructor(
+    readonly path: string,
+    options: { readonly now?: () => number } = {},
+  ) {
+    this.#now = options.now ?? (() => Date.now());
+  }
 
   async load(source: SourceName): Promise<StoredState> {
     return this.#serial(async () => {
       const slot = (await this.#read()).sources[source];
       if (slot === undefined) return { state: undefined, revision: 0, owed: [] };
-      return { state: slot.state, revision: slot.revision, owed: Object.values(slot.owed) };
+      return {
+        state: slot.state,
+        revision: slot.revision,
+        ...(slot.writtenAt === undefined ? {} : { writtenAtMs: slot.writtenAt }),
+        owed: Object.values(slot.owed),
+      };
     });
   }
 
@@ -66,7 +81,7 @@ export class FileStateStore implements StateStore {
       const merged = { ...slot?.owed };
       for (const n of owed) merged[n.id] = n;
       const revision = expectedRevision + 1;
-      file.sources[source] = { state: next, revision, owed: merged };
+      file.sources[source] = { state: next, revision, writtenAt: this.#now(), owed: merged };
       await this.#write(file);
       return revision;
     });

@@ -7,6 +7,7 @@ import type { Publisher, PublishOutcome, StateStore, StoredState, TokenSource } 
 interface Slot {
   state: SourceState;
   revision: number;
+  writtenAtMs: number;
   owed: Map<string, Notification>;
 }
 
@@ -16,6 +17,12 @@ interface Slot {
  */
 export class MemoryStateStore implements StateStore {
   readonly #slots = new Map<SourceName, Slot>();
+  readonly #now: () => number;
+
+  /** `now`: the clock that stamps `writtenAtMs`. @default Date.now */
+  constructor(options: { readonly now?: () => number } = {}) {
+    this.#now = options.now ?? (() => Date.now());
+  }
 
   async load(source: SourceName): Promise<StoredState> {
     const slot = this.#slots.get(source);
@@ -23,6 +30,7 @@ export class MemoryStateStore implements StateStore {
     return structuredClone({
       state: slot.state,
       revision: slot.revision,
+      writtenAtMs: slot.writtenAtMs,
       owed: [...slot.owed.values()],
     });
   }
@@ -40,7 +48,12 @@ export class MemoryStateStore implements StateStore {
     const merged = new Map(slot?.owed);
     for (const n of owed) merged.set(n.id, structuredClone(n));
     const revision = expectedRevision + 1;
-    this.#slots.set(source, { state: structuredClone(next), revision, owed: merged });
+    this.#slots.set(source, {
+      state: structuredClone(next),
+      revision,
+      writtenAtMs: this.#now(),
+      owed: merged,
+    });
     return revision;
   }
 

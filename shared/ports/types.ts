@@ -10,6 +10,8 @@ export interface StoredState {
   readonly state: SourceState | undefined;
   /** 0 when nothing is stored yet. */
   readonly revision: number;
+  /** When the state was last written, epoch ms (by the store's clock), when the store knows. */
+  readonly writtenAtMs?: number;
   readonly owed: readonly Notification[];
 }
 

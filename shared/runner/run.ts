@@ -10,6 +10,7 @@ import type { ApiRecord, PollFailure, PollResult } from '../records/types';
 import type { RunEvent, RunOptions, RunSummary } from './types';
 
 const DEFAULT_OWED_GRACE_MS = 120_000;
+const DEFAULT_STATE_REFRESH_MS = 600_000;
 const DEFAULT_SAMPLE_MARGIN_MS = 2_000;
 /**
  * The least request time a sample is started with. A sample does not wait for a whole
@@ -25,7 +26,8 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
  * 2. per sample (live_calls: `samples` evenly spaced over `every`, or those given;
  *    payments: one), while the deadline leaves room: plan, fetch, evaluate, commit state + owed
  *    conditional on the revision, publish, mark sent (a notification only some channels took
- *    is narrowed to the others). A sample that changes nothing writes nothing. A lost race
+ *    is narrowed to the others). A sample that changes nothing writes nothing, unless the
+ *    stored state is older than `stateRefreshMs` (default 10 minutes). A lost race
  *    re-reads and re-evaluates once, then gives up the sample: the winner's state already
  *    carries what it sent, so nothing goes out twice.
  *
@@ -77,16 +79,17 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
   let stored = await store.load(source);
   for (const n of stored.owed) owedLeft.add(n.id);
   const graceMs = options.owedGraceMs ?? DEFAULT_OWED_GRACE_MS;
-  const startMs = now();
+  const runStartMs = now();
   await deliver(
     'owed',
-    stored.owed.filter((n) => Date.parse(n.at) <= startMs - graceMs),
+    stored.owed.filter((n) => Date.parse(n.at) <= runStartMs - graceMs),
   );
 
   const perRun = source === 'live_calls' ? config.sources.live_calls.samples : 1;
   const intervalMs = source === 'live_calls' ? config.sources.live_calls.everyMs / perRun : 0;
   const indexes = options.samples ?? Array.from({ length: perRun }, (_, i) => i);
   const first = indexes[0] ?? 0;
+  const startMs = options.firstSampleAtMs ?? runStartMs;
   const planned = indexes.length;
   const budgetMs =
     Math.min(config.api.timeoutMs, MIN_SAMPLE_REQUEST_MS) +
@@ -162,14 +165,21 @@ async function evaluateAndCommit(
   'conflict' | { stored: StoredState; notifications: readonly Notification[]; written: boolean }
 > {
   const { config, source, store } = options;
-  const { state, notifications } = evaluate(config, source, poll, options.now(), stored.state);
-  if (notifications.length === 0 && sameState(stored.state ?? emptyState(source), state)) {
+  const nowMs = options.now();
+  const { state, notifications } = evaluate(config, source, poll, nowMs, stored.state);
+  const refreshMs = options.stateRefreshMs ?? DEFAULT_STATE_REFRESH_MS;
+  const fresh = stored.writtenAtMs !== undefined && nowMs - stored.writtenAtMs < refreshMs;
+  if (fresh && notifications.length === 0 && sameState(stored.state ?? emptyState(source), state)) {
     // Nothing to remember and nothing owed: a conditional write here would only cost money.
     return { stored: { ...stored, owed: [] }, notifications, written: false };
   }
   try {
     const revision = await store.commit(source, stored.revision, state, notifications);
-    return { stored: { state, revision, owed: [] }, notifications, written: true };
+    return {
+      stored: { state, revision, writtenAtMs: nowMs, owed: [] },
+      notifications,
+      written: true,
+    };
   } catch (error) {
     if (error instanceof StateConflictError) return 'conflict';
     throw error;

@@ -33,13 +33,17 @@ export type RunEvent =
     }
   | { readonly type: 'conflict'; readonly sample: number; readonly retried: boolean }
   | {
-      /** A sample's evaluation was written to the store (after its `poll`, before its `sent`). */
+      /**
+       * A sample's evaluation is in the store: written (after its `poll`, before its `sent`),
+       * or the same as what the store holds and wrote recently.
+       */
       readonly type: 'committed';
       readonly sample: number;
       readonly revision: number;
       /**
        * Whether anything was written: a sample that changes nothing (no notification, the same
-       * state) commits nothing, so a quiet minute costs no write.
+       * state, written less than `stateRefreshMs` ago) commits nothing, so a quiet minute costs
+       * no write; `revision` is then the stored one.
        */
       readonly written: boolean;
       /** Whether the sample's poll succeeded: only then is the source healthy end to end. */
@@ -90,6 +94,18 @@ export interface RunOptions {
    * whose later samples are queued is `[0]`. @default every planned sample
    */
   readonly samples?: readonly number[];
+  /**
+   * When the first of `samples` is due, epoch ms: later ones are due at their slots after it.
+   * A scheduled run that first queued its other samples passes its own start, so slots keep
+   * to the schedule however long the queueing took. @default now, when the run starts
+   */
+  readonly firstSampleAtMs?: number;
+  /**
+   * An unchanged state is still written once the stored one is this old (or of unknown age):
+   * the write proves the store still takes writes before `PollSucceeded` is counted (the
+   * heartbeat), and renews the item's expiry. @default 600000
+   */
+  readonly stateRefreshMs?: number;
 }
 
 export interface RunSummary {

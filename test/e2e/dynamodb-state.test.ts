@@ -64,7 +64,7 @@ function largePayments(count: number): unknown[] {
   }));
 }
 
-describeStateStoreContract('DynamoDB on moto', () => freshStore());
+describeStateStoreContract('DynamoDB on moto', (now) => freshStore(now));
 
 describe('Class: DynamoStateStore', () => {
   it('writes the state compressed and each owed notification as its own item, all with the TTL', async () => {

@@ -8,7 +8,7 @@ import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPollerHandler } from '../../functions/handler';
+import { createPollerHandler, type PollerWiring } from '../../functions/handler';
 import type { RunSummary } from '../../shared/runner/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 
@@ -86,9 +86,10 @@ const lambdaContext = {
 } as unknown as Context;
 
 /** A handler with a sample queue, on a virtual clock that only sleeps advance. */
-function queuedPoller(start: number) {
+function queuedPoller(start: number, wire?: (wiring: PollerWiring) => PollerWiring) {
   const clock = { ms: start };
   const handler = createPollerHandler('live_calls', {
+    ...(wire ? { wire } : {}),
     env: {
       AWS_REGION: 'us-east-1',
       TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
@@ -178,5 +179,64 @@ describe('Function: createPollerHandler (sample queue)', () => {
       samples: 1,
     });
     expect(simulator.requests.length - before).toBe(1);
+  });
+
+  it('takes the samples SQS refused itself, at their slots', async () => {
+    sqs.reset();
+    sqs.on(SendMessageBatchCommand).resolves({
+      Failed: [{ Id: 'sample-2', SenderFault: false, Code: 'InternalError' }],
+    });
+    const start = Date.parse('2026-11-22T04:00:00.000Z');
+    const { invoke, clock } = queuedPoller(start);
+    expect(await invoke({ id: 'scheduled' })).toMatchObject({ samples: 2, samplesPlanned: 2 });
+    expect(clock.ms).toBe(start + 30_000);
+  });
+
+  it('keeps the fallback samples to the schedule when the queue fails slowly', async () => {
+    sqs.reset();
+    const start = Date.parse('2026-11-22T04:00:00.000Z');
+    const { invoke, clock } = queuedPoller(start);
+    sqs.on(SendMessageBatchCommand).callsFake(async () => {
+      clock.ms += 10_000;
+      throw new Error('timed out');
+    });
+    expect(await invoke({ id: 'scheduled' })).toMatchObject({ samples: 4, samplesPlanned: 4 });
+    expect(clock.ms).toBe(start + 45_000);
+  });
+
+  it('gives a queued sample until the next one is due, not the whole timeout', async () => {
+    sqs.reset();
+    const due = Date.parse('2026-11-22T04:00:30.000Z');
+    const deadlines: number[] = [];
+    const { invoke } = queuedPoller(due + 500, (wiring) => ({
+      ...wiring,
+      client: {
+        request: (request, options) => {
+          deadlines.push(options.deadlineMs);
+          return wiring.client.request(request, options);
+        },
+      },
+    }));
+    await invoke(sampleEvent(body(2, due)));
+    expect(deadlines).toEqual([due + 500 + 15_000]);
+  });
+
+  it('reads nothing from the store for a dropped sample', async () => {
+    dynamodb.resetHistory();
+    const due = Date.parse('2026-11-22T04:00:30.000Z');
+    const { invoke } = queuedPoller(due + 20_000);
+    await invoke(sampleEvent(body(2, due)));
+    expect(dynamodb.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+
+  it('fails the invocation when a queued sample cannot reach the store, so SQS keeps the message', async () => {
+    dynamodb.on(QueryCommand).rejects(new Error('throttled'));
+    try {
+      const due = Date.parse('2026-11-22T04:00:30.000Z');
+      const { invoke } = queuedPoller(due + 500);
+      await expect(invoke(sampleEvent(body(2, due)))).rejects.toThrow();
+    } finally {
+      dynamodb.on(QueryCommand).resolves({ Items: [] });
+    }
   });
 });

@@ -105,7 +105,7 @@ describe('Construct: TelealertAlerting', () => {
         VisibilityTimeout: 60,
         RedrivePolicy: {
           deadLetterTargetArn: ref(stack.alerting.deadLetterQueue.queueArn),
-          maxReceiveCount: 3,
+          maxReceiveCount: 5,
         },
       });
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {

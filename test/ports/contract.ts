@@ -7,27 +7,45 @@ import { sampleNotification, sampleState } from './fixtures';
  * The behaviour every `StateStore` adapter promises. Run against memory and file here and
  * against DynamoDB on moto in `test/e2e`.
  */
-export function describeStateStoreContract(name: string, makeStore: () => Promise<StateStore>) {
+/** The clock the contract gives each store: what it stamps a write with. */
+const WRITTEN_AT = Date.parse('2026-11-21T04:30:00.000Z');
+
+export function describeStateStoreContract(
+  name: string,
+  makeStore: (now: () => number) => Promise<StateStore>,
+) {
   describe(`Contract: StateStore (${name})`, () => {
     it('loads revision 0 with nothing owed for a source never written', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       expect(await store.load('payments')).toEqual({ state: undefined, revision: 0, owed: [] });
     });
 
     it('returns what was committed with the next revision', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       const first = await store.commit('live_calls', 0, sampleState(), []);
       const second = await store.commit('live_calls', first, sampleState('live_calls', 2), []);
       expect([first, second]).toEqual([1, 2]);
       expect(await store.load('live_calls')).toEqual({
         state: sampleState('live_calls', 2),
         revision: 2,
+        writtenAtMs: WRITTEN_AT,
         owed: [],
       });
     });
 
+    it('stamps each write with its clock, so a reader knows how old the state is', async () => {
+      let nowMs = WRITTEN_AT;
+      const store = await makeStore(() => nowMs);
+      await store.commit('payments', 0, sampleState('payments'), []);
+      nowMs += 60_000;
+      await store.commit('payments', 1, sampleState('payments'), [sampleNotification()]);
+      nowMs += 60_000;
+      await store.markSent('payments', [sampleNotification().id]);
+      expect((await store.load('payments')).writtenAtMs).toBe(WRITTEN_AT + 60_000);
+    });
+
     it('rejects a commit whose expected revision is stale', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       await store.commit('live_calls', 0, sampleState(), []);
       await expect(store.commit('live_calls', 0, sampleState(), [])).rejects.toBeInstanceOf(
         StateConflictError,
@@ -41,7 +59,7 @@ export function describeStateStoreContract(name: string, makeStore: () => Promis
     });
 
     it('lets exactly one of two concurrent commits on the same revision win', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       const results = await Promise.allSettled([
         store.commit('live_calls', 0, sampleState('live_calls', 1), [sampleNotification()]),
         store.commit('live_calls', 0, sampleState('live_calls', 2), [sampleNotification()]),
@@ -53,7 +71,7 @@ export function describeStateStoreContract(name: string, makeStore: () => Promis
     });
 
     it('adds owed notifications to those still owed and removes them once marked sent', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       const a = sampleNotification({ at: '2026-11-21T04:31:00.000Z' });
       const b = sampleNotification({ at: '2026-11-21T04:32:00.000Z', status: 'resolved' });
       await store.commit('live_calls', 0, sampleState(), [a]);
@@ -65,7 +83,7 @@ export function describeStateStoreContract(name: string, makeStore: () => Promis
     });
 
     it('treats marking an unknown or already sent id as done', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       const a = sampleNotification();
       await store.markSent('live_calls', [a.id]);
       await store.commit('live_calls', 0, sampleState(), [a]);
@@ -75,7 +93,7 @@ export function describeStateStoreContract(name: string, makeStore: () => Promis
     });
 
     it('narrows an owed notification to the channels still owed, keeping it owed', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       const a = sampleNotification({ channels: ['oncall', 'finance', 'managers'] });
       await store.commit('live_calls', 0, sampleState(), [a]);
       await store.narrowOwed('live_calls', a.id, ['managers', 'finance', 'nowhere']);
@@ -89,7 +107,7 @@ export function describeStateStoreContract(name: string, makeStore: () => Promis
     });
 
     it('treats narrowing a notification that is not owed as done', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       const a = sampleNotification({ channels: ['oncall', 'finance'] });
       await store.narrowOwed('live_calls', a.id, ['finance']);
       await store.commit('live_calls', 0, sampleState(), [a]);
@@ -100,7 +118,7 @@ export function describeStateStoreContract(name: string, makeStore: () => Promis
     });
 
     it('keeps sources apart', async () => {
-      const store = await makeStore();
+      const store = await makeStore(() => WRITTEN_AT);
       await store.commit('live_calls', 0, sampleState(), [sampleNotification()]);
       expect(await store.load('payments')).toEqual({ state: undefined, revision: 0, owed: [] });
     });

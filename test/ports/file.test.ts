@@ -17,7 +17,7 @@ afterEach(async () => {
   await Promise.all(directories.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-describeStateStoreContract('file', async () => new FileStateStore(await freshPath()));
+describeStateStoreContract('file', async (now) => new FileStateStore(await freshPath(), { now }));
 
 describe('Class: FileStateStore', () => {
   it('keeps state across instances on the same file', async () => {
@@ -28,6 +28,7 @@ describe('Class: FileStateStore', () => {
     expect(await new FileStateStore(path).load('payments')).toEqual({
       state: sampleState('payments'),
       revision: 1,
+      writtenAtMs: expect.any(Number),
       owed: [sampleNotification()],
     });
   });

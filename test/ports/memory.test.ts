@@ -3,7 +3,7 @@ import { MemoryStateStore } from '../../shared/ports/memory';
 import { describeStateStoreContract } from './contract';
 import { sampleState } from './fixtures';
 
-describeStateStoreContract('memory', async () => new MemoryStateStore());
+describeStateStoreContract('memory', async (now) => new MemoryStateStore({ now }));
 
 describe('Class: MemoryStateStore', () => {
   it('keeps its stored state when a caller mutates what it loaded', async () => {

@@ -51,7 +51,7 @@ function fakeClient(
 
 function options(overrides: Partial<RunOptions> & Pick<RunOptions, 'client' | 'now' | 'sleep'>) {
   const events: RunEvent[] = [];
-  const store = new MemoryStateStore();
+  const store = new MemoryStateStore({ now: overrides.now });
   const publisher = new MemoryPublisher();
   const run: RunOptions = {
     config: RINGING,
@@ -164,6 +164,65 @@ describe('Function: runSource', () => {
       false,
     ]);
     expect(await store.load('live_calls')).toMatchObject({ revision: 3 });
+  });
+
+  it('writes an unchanged state again once the stored one is older than the refresh age', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const { run, events } = options({
+      client,
+      ...clock,
+      stateRefreshMs: 10 * MINUTE,
+      deadlineMs: T0 + 60 * MINUTE,
+    });
+    for (let minute = 0; minute <= 12; minute += 1) {
+      await runSource(run);
+      clock.advance(MINUTE);
+    }
+    const written = events.flatMap((e) =>
+      e.type === 'committed' && e.written ? [e.revision] : [],
+    );
+    // The first sample finds nothing stored; the eleventh finds it ten minutes old.
+    expect(written).toEqual([1, 2]);
+  });
+
+  it('writes a quiet sample when the store does not say when it last wrote', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const { run, store } = options({ client, ...clock });
+    await runSource(run);
+    const ageless: StateStore = {
+      load: async (s) => {
+        const { writtenAtMs: _unknown, ...stored } = await store.load(s);
+        return stored;
+      },
+      commit: (s, revision, next, owed) => store.commit(s, revision, next, owed),
+      markSent: (s, ids) => store.markSent(s, ids),
+      narrowOwed: (s, id, channels) => store.narrowOwed(s, id, channels),
+    };
+    clock.advance(MINUTE);
+    await runSource({ ...run, store: ageless });
+    expect((await store.load('live_calls')).revision).toBe(2);
+  });
+
+  it('keeps the given samples to the schedule that started before the run', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => []);
+    const sampled = {
+      ...RINGING,
+      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
+    };
+    // Queueing the other samples took 10 s before the run could start.
+    const { run } = options({
+      client,
+      ...clock,
+      config: sampled,
+      samples: [0, 3],
+      firstSampleAtMs: T0 - 10_000,
+      deadlineMs: T0 + 50_000,
+    });
+    expect(await runSource(run)).toMatchObject({ samples: 2 });
+    expect(client.calls.map((c) => c.atMs - T0)).toEqual([0, 35_000]);
   });
 
   it('stops sampling when the deadline leaves no room for another sample', async () => {
@@ -292,9 +351,9 @@ describe('Function: runSource', () => {
     ]);
   });
 
-  it('reports no commit when the store cannot write the state', async () => {
+  it('reports no commit when the store cannot write the state, even for a quiet sample', async () => {
     const clock = manualClock();
-    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const client = fakeClient(clock, () => [call('c1')]);
     const broken: StateStore = {
       load: async () => ({ state: undefined, revision: 0, owed: [] }),
       markSent: async () => {},
