@@ -25,6 +25,12 @@ import { isSampleQueueEvent, queueLaterSamples, takeQueuedSample } from './sampl
  */
 const SAFETY_MARGIN_MS = 3_000;
 
+/**
+ * The least time a run that takes one sample is given, even when samples are closer (5 s at
+ * the closest): the runner starts a sample only with 3 s of request time and a 2 s margin left.
+ */
+const ONE_SAMPLE_MIN_MS = 6_000;
+
 /** The container's wiring: what a test may replace or wrap. */
 export interface PollerWiring {
   readonly runtime: Runtime;
@@ -130,7 +136,8 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     // One sample of several is over before the next is due: with one run at a time, a sample
     // that kept retrying a hung API would otherwise hold the function past the next slots.
     if (samples?.length === 1) {
-      deadlineMs = Math.min(deadlineMs, now() + sampleIntervalMs(config, source));
+      const slotMs = Math.max(sampleIntervalMs(config, source), ONE_SAMPLE_MIN_MS);
+      deadlineMs = Math.min(deadlineMs, now() + slotMs);
     }
     const summary = await runSource({
       config,
