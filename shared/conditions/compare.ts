@@ -167,6 +167,30 @@ function compareAsciiFolded(left: string, right: string): Comparison {
   return length < right.length ? -1 : length > right.length ? 1 : 0;
 }
 
+/**
+ * Whether text equals lower-cased text as `compareText` sees it, leaving at the first ASCII
+ * character that differs: once every character before it was ASCII, lower-casing cannot make
+ * the rest line up again. Non-ASCII text or text to trim takes `compareText`.
+ */
+export function equalsText(actual: string | number, right: string): boolean {
+  if (actual === right) return true;
+  if (typeof actual === 'string' && actual.length > 0 && !isAsciiSpace(actual.charCodeAt(0))) {
+    const length = actual.length;
+    for (let index = 0; index < length; index += 1) {
+      let code = actual.charCodeAt(index);
+      if (code > LAST_ASCII) return compareText(actual, right) === 0;
+      if (code >= UPPER_A && code <= UPPER_Z) code += 32;
+      if (code !== right.charCodeAt(index)) {
+        // Past the end of `right`, or a different letter: unequal, unless what is left is
+        // whitespace to trim (then `compareText` decides).
+        return isAsciiSpace(code) ? compareText(actual, right) === 0 : false;
+      }
+    }
+    return length === right.length;
+  }
+  return compareText(actual, right) === 0;
+}
+
 function comparator(kind: FieldKind, expected: ConditionValue): Comparator {
   switch (expected.kind) {
     case 'money': {

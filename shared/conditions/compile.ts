@@ -96,8 +96,11 @@ const COST: Readonly<Record<FieldKind, number>> = {
   phones: 3,
 };
 
-/** The conditions of a `where`, cheapest test first, values read; `undefined` if one can never hold. */
-function planWhere(
+/**
+ * The conditions of a `where`, cheapest test first, values read; `undefined` if one can never
+ * hold.
+ */
+export function planWhere(
   source: SourceName,
   where: Readonly<Record<string, Condition>>,
   zone: string,

@@ -6,6 +6,7 @@ import {
   compareNumber,
   compareText,
   compileValueTest,
+  equalsText,
   moneyExpectation,
   type ValueTest,
 } from './compare';
@@ -27,7 +28,13 @@ export interface PlannedCondition {
 }
 
 /** The helpers generated code calls: fixed functions, so each call site stays monomorphic. */
-const HELPERS = { compareText, compareNumber, compareMoney, compareDirection } as const;
+const HELPERS = {
+  compareText,
+  equalsText,
+  compareNumber,
+  compareMoney,
+  compareDirection,
+} as const;
 const HELPER_NAMES = Object.keys(HELPERS) as (keyof typeof HELPERS)[];
 
 /** `c` (a comparison, maybe undefined) satisfies `op`, as source. */
@@ -61,29 +68,44 @@ function comparisonSource(
   }
 }
 
-/** Source that returns false unless the value in `v` passes condition `index`. */
-function testSource(condition: PlannedCondition, index: number, constants: unknown[]): string {
-  const fallback = `if (!T[${index}](v)) return false;`;
+/** Source that runs `fail` unless the value in `v` passes condition `index`. */
+function testSource(
+  condition: PlannedCondition,
+  index: number,
+  constants: unknown[],
+  fail: string,
+): string {
+  const fallback = `if (!T[${index}](v)) ${fail}`;
   const comparisons = condition.values.map((value) =>
     comparisonSource(condition.kind, value, constants),
   );
   if (comparisons.some((source) => source === undefined)) return fallback;
   const [first] = comparisons as string[];
+  // Text is never incomparable: equality needs no ordering, and stops at the first difference.
+  const equality = (c: string) => c.replace(/^compareText\(/, 'equalsText(');
+  const textual = condition.values.every((value) => value.kind === 'text');
   const scalar =
     condition.op === 'any'
-      ? `if (!(${(comparisons as string[]).map((c) => `${c} === 0`).join(' || ')})) return false;`
-      : `c = ${first}; if (!(${holdsSource(condition.op, 'c')})) return false;`;
+      ? `if (!(${(comparisons as string[]).map((c) => (textual ? equality(c) : `${c} === 0`)).join(' || ')})) ${fail}`
+      : condition.op === '<>' && textual
+        ? `if (${equality(first as string)}) ${fail}`
+        : `c = ${first}; if (!(${holdsSource(condition.op, 'c')})) ${fail}`;
   // A list only comes from a phones field (left to the closure): kept exact all the same.
   return `if (typeof v === 'object') { ${fallback} } else { ${scalar} }`;
 }
 
-/** Source of one condition: load the field, absent never holds, then test it. */
-function conditionSource(condition: PlannedCondition, index: number, constants: unknown[]): string {
+/** Source of one condition: load the field, absent never holds (`fail`), then test it. */
+function conditionSource(
+  condition: PlannedCondition,
+  index: number,
+  constants: unknown[],
+  fail = 'return false;',
+): string {
   const load =
     condition.field === 'age'
-      ? 'v = r.createdAtMs; if (v === undefined) return false; v = (nowMs - v) / 1000;'
-      : `v = f[${JSON.stringify(condition.field)}]; if (v === undefined || v === '') return false;`;
-  return `${load}\n  ${testSource(condition, index, constants)}`;
+      ? `v = r.createdAtMs; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`
+      : `v = f[${JSON.stringify(condition.field)}]; if (v === undefined || v === '') ${fail}`;
+  return `${load}\n  ${testSource(condition, index, constants, fail)}`;
 }
 
 /**
@@ -116,4 +138,62 @@ export function generateWhere(conditions: readonly PlannedCondition[]): RecordPr
 /** A condition's kind of test: equality against a list, or one operator and value. */
 export function plannedOp(condition: Condition): Operator | 'any' {
   return condition.kind === 'equals' ? 'any' : condition.op;
+}
+
+/** What a scan hands each rule's records to: the rule's collector. */
+export interface ScanSink<R> {
+  add(record: R, matches: boolean): void;
+}
+
+/**
+ * One pass over the records for every rule of a source, generated as a single function: each
+ * rule's conditions inline in the loop (a labelled block per rule, left at the first condition
+ * that fails), so no call is made per record and rule, and a field several rules read stays in
+ * the cache. A record goes to a rule's sink when it matches, or when `tracked` flags its key
+ * for that rule (one byte per rule: the rule's instances must see it either way).
+ * `undefined` in `plans`: a rule that can never match. Same answers as the rules' `where`
+ * functions (property-tested).
+ */
+export function generateScan<
+  R extends { readonly key: string; readonly fields: object; readonly createdAtMs?: number },
+>(
+  plans: readonly (readonly PlannedCondition[] | undefined)[],
+): (
+  records: readonly R[],
+  nowMs: number,
+  sinks: readonly ScanSink<R>[],
+  tracked: ReadonlyMap<string, Uint8Array> | undefined,
+) => void {
+  const constants: unknown[] = [];
+  const tests: ValueTest[] = [];
+  const rules = plans.map((plan, rule) => {
+    const wanted = `w !== undefined && w[${rule}] === 1`;
+    const deliver = `if (m || (${wanted})) s${rule}.add(r, m);`;
+    if (plan === undefined) return `if (${wanted}) s${rule}.add(r, false);`;
+    const label = `rule${rule}`;
+    const conditions = plan.map((condition) => {
+      tests.push(compileValueTest(condition.kind, condition.op, condition.values));
+      return conditionSource(condition, tests.length - 1, constants, `break ${label};`);
+    });
+    return `m = false;\n    ${label}: {\n      ${conditions.join('\n      ')}\n      m = true;\n    }\n    ${deliver}`;
+  });
+  const body = [
+    "'use strict';",
+    'return function scan(records, nowMs, S, tracked) {',
+    ...plans.map((_, rule) => `  const s${rule} = S[${rule}];`),
+    '  let v;',
+    '  let c;',
+    '  let m;',
+    '  for (let i = 0; i < records.length; i += 1) {',
+    '    const r = records[i];',
+    '    const f = r.fields;',
+    '    const w = tracked === undefined ? undefined : tracked.get(r.key);',
+    ...rules.map((rule) => `    ${rule}`),
+    '  }',
+    '};',
+  ].join('\n');
+  const factory = new Function(...HELPER_NAMES, 'T', 'K', body) as (
+    ...args: unknown[]
+  ) => ReturnType<typeof generateScan<R>>;
+  return factory(...HELPER_NAMES.map((name) => HELPERS[name]), tests, constants);
 }

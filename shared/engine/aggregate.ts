@@ -4,8 +4,10 @@ import {
   compileWhere,
   conditionText,
   fieldDisplay,
+  planWhere,
   type RecordPredicate,
 } from '../conditions/compile';
+import type { PlannedCondition } from '../conditions/generate';
 import type { RuleConfig } from '../config/types';
 import { completeRecord } from '../records/parse';
 import type { ApiRecord } from '../records/types';
@@ -73,6 +75,8 @@ export class RecordObservation implements Observation {
 export interface CompiledRule {
   readonly rule: RuleConfig;
   readonly where: RecordPredicate;
+  /** The `where` planned (what a scan generates code from); `undefined`: it can never hold. */
+  readonly plan: readonly PlannedCondition[] | undefined;
   readonly count?: CountPredicate;
 }
 
@@ -94,6 +98,7 @@ export function compileRule(rule: RuleConfig, zone: string): CompiledRule {
   return {
     rule,
     where: compileWhere(rule.source, rule.where, zone),
+    plan: planWhere(rule.source, rule.where, zone),
     ...(rule.count ? { count: compileCount(rule.count) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compareText, equalsText } from '../../shared/conditions/compare';
 import { compileWhere } from '../../shared/conditions/compile';
 import { OPERATORS, type Operator } from '../../shared/config/types';
 import { compareDecimal, formatDecimal, parseDecimal } from '../../shared/money/decimal';
@@ -56,6 +57,39 @@ describe('Function: compileWhere (fast paths)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('Function: equalsText', () => {
+  it('agrees with compareText on equality, whatever the characters', () => {
+    const text = fc.string({
+      unit: fc.constantFrom(
+        'a',
+        'B',
+        'z',
+        'Z',
+        '0',
+        ' ',
+        '\t',
+        '\u00a0',
+        'İ',
+        'K',
+        'é',
+        'i',
+        '\u0307',
+      ),
+      maxLength: 6,
+    });
+    fc.assert(
+      fc.property(text, text, (actual, expected) => {
+        const right = expected.trim().toLowerCase();
+        expect(equalsText(actual, right)).toBe(compareText(actual, right) === 0);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(equalsText(' Pending ', 'pending')).toBe(true);
+    expect(equalsText('pend ing', 'pending')).toBe(false);
+    expect(equalsText(42, '42')).toBe(true);
   });
 });
 
