@@ -128,17 +128,24 @@ class GroupCollector implements Collector {
   readonly tracked: ReadonlySet<string> = NONE;
   readonly #compiled: CompiledRule;
   readonly #groups = new Map<string, Group>();
+  /** Without `groupBy`: the one group, counted into directly. */
+  readonly #single: Group | undefined;
 
   constructor(compiled: CompiledRule) {
     this.#compiled = compiled;
     this.where = compiled.where;
     if (compiled.rule.groupBy.length === 0) {
-      this.#groups.set('', { canonical: {}, labels: {}, ids: new Set() });
+      this.#single = { canonical: {}, labels: {}, ids: new Set() };
+      this.#groups.set('', this.#single);
     }
   }
 
   add(record: ApiRecord, matches: boolean): void {
     if (!matches) return;
+    if (this.#single !== undefined) {
+      this.#single.ids.add(record.key);
+      return;
+    }
     const { groupBy } = this.#compiled.rule;
     // Labels are built for a group's first record only: a poll has few groups and many rows.
     // One field is its own id; several are each length-prefixed, so no two groups share an id
