@@ -130,10 +130,17 @@ class GroupCollector implements Collector {
   readonly #groups = new Map<string, Group>();
   /** Without `groupBy`: the one group, counted into directly. */
   readonly #single: Group | undefined;
+  /** Per `groupBy` field, whether it groups case-insensitively (text). */
+  readonly #folded: readonly boolean[];
+  /** Label -> group of a one-field `groupBy`: a poll repeats a few labels many times. */
+  readonly #groupOfLabel = new Map<string, string>();
 
   constructor(compiled: CompiledRule) {
     this.#compiled = compiled;
     this.where = compiled.where;
+    this.#folded = compiled.rule.groupBy.map(
+      (field) => fieldKind(compiled.rule.source, field) === 'text',
+    );
     if (compiled.rule.groupBy.length === 0) {
       this.#single = { canonical: {}, labels: {}, ids: new Set() };
       this.#groups.set('', this.#single);
@@ -152,12 +159,19 @@ class GroupCollector implements Collector {
     // whatever their text holds.
     let id = '';
     if (groupBy.length === 1) {
-      id = groupOf(this.#compiled, groupBy[0] as string, labelOf(record, groupBy[0] as string));
-    } else {
-      for (const field of groupBy) {
-        const group = groupOf(this.#compiled, field, labelOf(record, field));
-        id += `${group.length}:${group}`;
+      const label = labelOf(record, groupBy[0] as string);
+      let group = this.#groupOfLabel.get(label);
+      if (group === undefined) {
+        group = this.#folded[0] ? label.toLowerCase() : label;
+        this.#groupOfLabel.set(label, group);
       }
+      id = group;
+    } else {
+      groupBy.forEach((field, index) => {
+        const label = labelOf(record, field);
+        const group = this.#folded[index] ? label.toLowerCase() : label;
+        id += `${group.length}:${group}`;
+      });
     }
     let entry = this.#groups.get(id);
     if (entry === undefined) {
