@@ -97,6 +97,16 @@ const COST: Readonly<Record<FieldKind, number>> = {
 };
 
 /**
+ * A `where`'s conditions, cheapest test first: every condition must hold and none has side
+ * effects, so the order only decides how soon a record that fails is let go.
+ */
+function cheapestFirst(source: SourceName, where: Readonly<Record<string, Condition>>) {
+  return Object.entries(where)
+    .map(([field, condition]) => ({ field, condition, kind: fieldKind(source, field) }))
+    .sort((a, b) => COST[a.kind] - COST[b.kind]);
+}
+
+/**
  * The conditions of a `where`, cheapest test first, values read; `undefined` if one can never
  * hold.
  */
@@ -105,13 +115,8 @@ export function planWhere(
   where: Readonly<Record<string, Condition>>,
   zone: string,
 ): PlannedCondition[] | undefined {
-  // Cheapest test first: every condition must hold and none has side effects, so the order
-  // only decides how soon a record that fails is let go.
   const planned: PlannedCondition[] = [];
-  const ordered = Object.entries(where)
-    .map(([field, condition]) => ({ field, condition, kind: fieldKind(source, field) }))
-    .sort((a, b) => COST[a.kind] - COST[b.kind]);
-  for (const { field, condition, kind } of ordered) {
+  for (const { field, condition, kind } of cheapestFirst(source, where)) {
     const texts = condition.kind === 'equals' ? condition.values : [condition.value];
     const values = texts
       .map((text) => readValue(kind, text, zone))
@@ -152,10 +157,9 @@ export function compileWhereClosures(
   where: Readonly<Record<string, Condition>>,
   zone: string,
 ): RecordPredicate {
-  const predicates = Object.entries(where)
-    .map(([field, condition]) => ({ field, condition, cost: COST[fieldKind(source, field)] }))
-    .sort((a, b) => a.cost - b.cost)
-    .map(({ field, condition }) => compileCondition(source, field, condition, zone));
+  const predicates = cheapestFirst(source, where).map(({ field, condition }) =>
+    compileCondition(source, field, condition, zone),
+  );
   const [first, second, ...rest] = predicates;
   if (first === undefined) return () => true;
   if (second === undefined) return first;

@@ -18,6 +18,12 @@ const RINGING = config([
   { name: 'too-many-ringing', where: { state: 'Ringing' }, count: '> 1', severity: 'critical' },
 ]);
 
+/** RINGING with four samples a minute. */
+const FOUR_SAMPLES = {
+  ...RINGING,
+  sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
+};
+
 /** A clock the runner's `sleep` advances, so spaced samples take no real time. */
 function manualClock(start = T0) {
   let nowMs = start;
@@ -81,11 +87,7 @@ describe('Function: runSource', () => {
   it('takes the configured samples evenly spaced over one period', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
-    const sampled = {
-      ...RINGING,
-      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
-    };
-    const { run } = options({ client, ...clock, config: sampled });
+    const { run } = options({ client, ...clock, config: FOUR_SAMPLES });
     const summary = await runSource(run);
     expect(client.calls.map((c) => c.atMs - T0)).toEqual([0, 15_000, 30_000, 45_000]);
     expect(summary.samples).toBe(4);
@@ -94,22 +96,14 @@ describe('Function: runSource', () => {
   it('fits all four samples of a minute in a 55 s Lambda that keeps 5 s back', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
-    const sampled = {
-      ...RINGING,
-      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
-    };
-    const { run } = options({ client, ...clock, config: sampled, deadlineMs: T0 + 50_000 });
+    const { run } = options({ client, ...clock, config: FOUR_SAMPLES, deadlineMs: T0 + 50_000 });
     expect(await runSource(run)).toMatchObject({ samples: 4, samplesPlanned: 4 });
   });
 
   it('runs only the sample it is given, at once, and reports that one', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
-    const sampled = {
-      ...RINGING,
-      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
-    };
-    const { run, events } = options({ client, ...clock, config: sampled, samples: [2] });
+    const { run, events } = options({ client, ...clock, config: FOUR_SAMPLES, samples: [2] });
     const summary = await runSource(run);
     expect(client.calls.map((c) => c.atMs - T0)).toEqual([0]);
     expect(summary).toMatchObject({ samples: 1, samplesPlanned: 1 });
@@ -119,11 +113,7 @@ describe('Function: runSource', () => {
   it('takes the given samples at their slots after the first', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
-    const sampled = {
-      ...RINGING,
-      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
-    };
-    const { run } = options({ client, ...clock, config: sampled, samples: [0, 2, 3] });
+    const { run } = options({ client, ...clock, config: FOUR_SAMPLES, samples: [0, 2, 3] });
     expect(await runSource(run)).toMatchObject({ samples: 3, samplesPlanned: 3 });
     expect(client.calls.map((c) => c.atMs - T0)).toEqual([0, 30_000, 45_000]);
   });
@@ -208,15 +198,11 @@ describe('Function: runSource', () => {
   it('keeps the given samples to the schedule that started before the run', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
-    const sampled = {
-      ...RINGING,
-      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
-    };
     // Queueing the other samples took 10 s before the run could start.
     const { run } = options({
       client,
       ...clock,
-      config: sampled,
+      config: FOUR_SAMPLES,
       samples: [0, 3],
       firstSampleAtMs: T0 - 10_000,
       deadlineMs: T0 + 50_000,
@@ -228,12 +214,13 @@ describe('Function: runSource', () => {
   it('stops sampling when the deadline leaves no room for another sample', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
-    const sampled = {
-      ...RINGING,
-      sources: { ...RINGING.sources, live_calls: { everyMs: MINUTE, samples: 4, query: {} } },
-    };
     // 3 s of request time + 2 s margin: a sample at +30 s needs the deadline at +35 s or later.
-    const { run, events } = options({ client, ...clock, config: sampled, deadlineMs: T0 + 34_000 });
+    const { run, events } = options({
+      client,
+      ...clock,
+      config: FOUR_SAMPLES,
+      deadlineMs: T0 + 34_000,
+    });
     const summary = await runSource(run);
     expect(summary).toMatchObject({ samples: 2, samplesPlanned: 4 });
     expect(events).toContainEqual({ type: 'deadline', samplesDone: 2, samplesPlanned: 4 });
