@@ -37,11 +37,31 @@ const HELPERS = {
 } as const;
 const HELPER_NAMES = Object.keys(HELPERS) as (keyof typeof HELPERS)[];
 
-/** `c` (a comparison, maybe undefined) satisfies `op`, as source. */
+/** `c` (a comparison, maybe undefined) satisfies `op`, as source; only the five operators. */
 function holdsSource(op: Operator, c: string): string {
-  if (op === '<>') return `${c} !== undefined && ${c} !== 0`;
-  return `${c} !== undefined && ${c} ${op} 0`;
+  switch (op) {
+    case '<>':
+      return `${c} !== undefined && ${c} !== 0`;
+    case '>':
+      return `${c} !== undefined && ${c} > 0`;
+    case '<':
+      return `${c} !== undefined && ${c} < 0`;
+    case '>=':
+      return `${c} !== undefined && ${c} >= 0`;
+    case '<=':
+      return `${c} !== undefined && ${c} <= 0`;
+    default:
+      throw new TypeError(`not an operator: ${JSON.stringify(op)}`);
+  }
 }
+
+/** A number as source: `String` writes every double, `Infinity` included, as JS reads it back. */
+function numberSource(value: number): string {
+  return `(${String(value)})`;
+}
+
+/** Above this many text values, equality looks the value up in a set instead of comparing each. */
+const SET_LOOKUP_AT = 8;
 
 /**
  * Source of one comparison of the value in `v` against one condition value; `constants`
@@ -59,9 +79,9 @@ function comparisonSource(
       return `compareMoney(v, K[${constants.length - 1}])`;
     case 'number':
     case 'duration':
-      return `compareNumber(v, ${JSON.stringify(value.value)})`;
+      return `compareNumber(v, ${numberSource(value.value)})`;
     case 'direction':
-      return `compareDirection(v, ${value.value})`;
+      return `compareDirection(v, ${numberSource(value.value)})`;
     case 'text':
       if (kind === 'phone' || kind === 'phones') return undefined;
       return `compareText(v, ${JSON.stringify(value.value)})`;
@@ -84,6 +104,12 @@ function testSource(
   // Text is never incomparable: equality needs no ordering, and stops at the first difference.
   const equality = (c: string) => c.replace(/^compareText\(/, 'equalsText(');
   const textual = condition.values.every((value) => value.kind === 'text');
+  if (condition.op === 'any' && textual && condition.values.length > SET_LOOKUP_AT) {
+    // What compareText === 0 means, in one lookup: trimmed, lower-cased text.
+    constants.push(new Set(condition.values.map((value) => value.value)));
+    const set = `K[${constants.length - 1}]`;
+    return `if (typeof v === 'object') { ${fallback} } else if (!${set}.has(String(v).trim().toLowerCase())) ${fail}`;
+  }
   const scalar =
     condition.op === 'any'
       ? `if (!(${(comparisons as string[]).map((c) => (textual ? equality(c) : `${c} === 0`)).join(' || ')})) ${fail}`

@@ -47,7 +47,10 @@ export function readConditionValue(kind: FieldKind, text: string): ConditionValu
     }
     case 'duration': {
       const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : tryParseDuration(value);
-      return ms === undefined ? undefined : { kind: 'duration', value: ms / 1000 };
+      // A duration too long for a double is no duration: refused like any unreadable value.
+      return ms === undefined || !Number.isFinite(ms)
+        ? undefined
+        : { kind: 'duration', value: ms / 1000 };
     }
     case 'direction': {
       const direction = readDirection(value);

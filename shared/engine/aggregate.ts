@@ -93,8 +93,22 @@ export function firstIds(ids: ReadonlySet<string>): string[] {
   return first;
 }
 
-/** Compiles a rule's `where` and `count` in the configured zone. */
+/** Compiled rules by rule: a deployed config's rules are compiled once, not every poll. */
+const compiledRules = new WeakMap<RuleConfig, { zone: string; compiled: CompiledRule }>();
+
+/**
+ * Compiles a rule's `where` and `count` in the configured zone. Memoised per rule object and
+ * zone (rules are immutable once validated), so generated code is made and optimised once.
+ */
 export function compileRule(rule: RuleConfig, zone: string): CompiledRule {
+  const known = compiledRules.get(rule);
+  if (known !== undefined && known.zone === zone) return known.compiled;
+  const compiled = compileRuleAfresh(rule, zone);
+  compiledRules.set(rule, { zone, compiled });
+  return compiled;
+}
+
+function compileRuleAfresh(rule: RuleConfig, zone: string): CompiledRule {
   return {
     rule,
     where: compileWhere(rule.source, rule.where, zone),

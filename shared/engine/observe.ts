@@ -268,13 +268,32 @@ export function observeAll(
   // One lookup per record for every rule's tracked identities, not one per rule.
   const tracked = new Set<string>();
   for (const sink of collectors) for (const id of sink.tracked) tracked.add(id);
-  const scan = options.generated === false ? undefined : generatedScan(rules);
-  if (scan) scan(records, nowMs, collectors, trackedBy(collectors));
-  else interpretedScan(collectors, records, nowMs, tracked);
+  const scans = options.generated === false ? undefined : generatedScans(rules);
+  if (scans) {
+    scans.forEach((scan, chunk) => {
+      const sinks = collectors.slice(chunk * SCAN_RULES, (chunk + 1) * SCAN_RULES);
+      scan(records, nowMs, sinks, trackedBy(sinks));
+    });
+  } else {
+    interpretedScan(collectors, records, nowMs, tracked);
+  }
   return collectors.map((sink) => sink.observations());
 }
 
 type Scan = ReturnType<typeof generateScan<ApiRecord>>;
+
+/**
+ * Rules per generated pass: past a few dozen rules one function grows too large for V8 to
+ * optimise well (300 rules ran slower than the loop), so more rules take several passes.
+ */
+const SCAN_RULES = 32;
+
+/**
+ * Generated passes by the compiled rules they were made for (keyed by the first, checked
+ * whole): the rules of a deployed config are compiled once (`compileRule` memoises), so each
+ * poll reuses passes V8 has already optimised instead of generating and warming new ones.
+ */
+const scanCache = new WeakMap<CompiledRule, { compiled: CompiledRule[]; scans: Scan[] }>();
 
 /** Per tracked identity, a flag per rule that tracks it; `undefined` when none tracks any. */
 function trackedBy(collectors: readonly Collector[]): Map<string, Uint8Array> | undefined {
@@ -292,9 +311,26 @@ function trackedBy(collectors: readonly Collector[]): Map<string, Uint8Array> | 
   return flags.size > 0 ? flags : undefined;
 }
 
-function generatedScan(rules: readonly ObservedRule[]): Scan | undefined {
+function generatedScans(rules: readonly ObservedRule[]): Scan[] | undefined {
+  const compiled = rules.map((rule) => rule.compiled);
+  const [first] = compiled;
+  if (first === undefined) return [];
+  const cached = scanCache.get(first);
+  if (
+    cached !== undefined &&
+    cached.compiled.length === compiled.length &&
+    cached.compiled.every((rule, index) => rule === compiled[index])
+  ) {
+    return cached.scans;
+  }
   try {
-    return generateScan<ApiRecord>(rules.map((rule) => rule.compiled.plan));
+    const scans: Scan[] = [];
+    for (let start = 0; start < compiled.length; start += SCAN_RULES) {
+      const chunk = compiled.slice(start, start + SCAN_RULES);
+      scans.push(generateScan<ApiRecord>(chunk.map((rule) => rule.plan)));
+    }
+    scanCache.set(first, { compiled, scans });
+    return scans;
   } catch (error) {
     // Node started with --disallow-code-generation-from-strings: the loop answers the same.
     if (error instanceof EvalError) return undefined;

@@ -24,7 +24,8 @@ export function tryParseDuration(text: string): number | undefined {
   }
   const clock = CLOCK_PATTERN.exec(value);
   if (clock) {
-    return (Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3])) * 1000;
+    const ms = (Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3])) * 1000;
+    return Number.isFinite(ms) ? ms : undefined;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileWhere, compileWhereClosures } from '../../shared/conditions/compile';
+import { readConditionValue } from '../../shared/conditions/values';
 import { OPERATORS } from '../../shared/config/types';
 import type { ApiRecord } from '../../shared/records/types';
 import { cond, T0, ZONE } from '../engine/fixtures';
@@ -103,5 +104,22 @@ describe('Function: compileWhere (generated code)', () => {
     expect(where(record({ status: "'); throw new Error('x'); ('", 'a\'b"c': '1' }, T0), T0)).toBe(
       true,
     );
+  });
+
+  it('never holds <> against a value it cannot compare', () => {
+    for (const [field, value] of [
+      ['call_time', 'x'],
+      ['direction', 0],
+    ] as const) {
+      const where = compileWhere('live_calls', { [field]: cond('<> 5') }, ZONE);
+      expect(where(record({ [field]: value }, T0), T0)).toBe(false);
+    }
+  });
+
+  it('reads no duration too long for a double, so no rule compares against Infinity', () => {
+    expect(readConditionValue('duration', '9'.repeat(400))).toBeUndefined();
+    expect(readConditionValue('duration', `${'9'.repeat(400)}:00:00`)).toBeUndefined();
+    const where = compileWhere('live_calls', { age: cond(`> ${'9'.repeat(400)}`) }, ZONE);
+    expect(where(record({}, T0 - 60_000), T0)).toBe(false);
   });
 });

@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compileWhereClosures } from '../../shared/conditions/compile';
+import { OPERATORS, type RuleConfig } from '../../shared/config/types';
 import { compileRule, type Observation } from '../../shared/engine/aggregate';
 import { observeAll } from '../../shared/engine/observe';
 import { parseRecords } from '../../shared/records/parse';
-import { config, T0, ZONE } from './fixtures';
+import type { ApiRecord } from '../../shared/records/types';
+import { config, rule, T0, ZONE } from './fixtures';
 
 /** Rules of every shape the scan generates: per record, counted, grouped, never matching. */
 const CONFIG = config([
@@ -40,6 +43,14 @@ const liveCall = fc.record(
   { requiredKeys: [] },
 );
 
+/** A compiled rule, its `where` from closures when `closures` (the reference path). */
+function interpretedRule(closures: boolean, r: RuleConfig) {
+  const compiled = compileRule(r, ZONE);
+  return closures
+    ? { ...compiled, where: compileWhereClosures(r.source, r.where, ZONE) }
+    : compiled;
+}
+
 function brief(observations: Map<string, Observation>[]) {
   return observations.map((byKey) =>
     [...byKey.values()]
@@ -54,15 +65,134 @@ describe('Function: observeAll', () => {
     fc.assert(
       fc.property(fc.array(liveCall, { maxLength: 12 }), tracked, (rows, ids) => {
         const { records } = parseRecords('live_calls', rows, ZONE);
-        const rules = CONFIG.rules.map((rule) => ({
-          compiled: compileRule(rule, ZONE),
-          ...(rule.count ? {} : { tracked: ids.map((id) => ({ labels: { call_id: id } })) }),
-        }));
-        const generated = observeAll(rules, records, T0, ZONE);
-        const interpreted = observeAll(rules, records, T0, ZONE, { generated: false });
+        const observed = (compiled: (r: RuleConfig) => ReturnType<typeof compileRule>) =>
+          CONFIG.rules.map((r) => ({
+            compiled: compiled(r),
+            ...(r.count ? {} : { tracked: ids.map((id) => ({ labels: { call_id: id } })) }),
+          }));
+        const generated = observeAll(
+          observed(interpretedRule.bind(null, false)),
+          records,
+          T0,
+          ZONE,
+        );
+        const interpreted = observeAll(
+          observed(interpretedRule.bind(null, true)),
+          records,
+          T0,
+          ZONE,
+          { generated: false },
+        );
         expect(brief(generated)).toEqual(brief(interpreted));
       }),
       { numRuns: 1500 },
     );
+  });
+
+  const paymentFields = ['amount_paid', 'amount_tax', 'status', 'gateway', 'age', 'payment_id'];
+  const paymentValue = fc.oneof(
+    fc.constantFrom('100000.1', '100000.10', '99.5', ' 99.50 ', '-0', '0', '', 'x'),
+    fc.constantFrom('Pending', 'PENDING\t', 'pending\u00a0', 'pénding', 'RAZORPAY', 'razorpay '),
+    fc.integer({ min: -5, max: 200_000 }),
+    fc.double(),
+    fc.constant(true),
+    fc.constant(['a', 'B']),
+    fc.constant(undefined),
+  );
+  const paymentCondition = fc.oneof(
+    fc
+      .tuple(
+        fc.constantFrom(...OPERATORS),
+        fc.constantFrom('100000.1', '99.50', '0', '-1', 'pending', 'razorpay', '5m', '1e2'),
+      )
+      .map(([op, v]) => `${op} ${v}`),
+    fc.constantFrom('pending', 'Razorpay', '99.5', '0', '5m'),
+    fc.constant(['pending', 'success']),
+    fc.constant(['100', '99.5']),
+    fc.constant(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'pending', 'razorpay']),
+  );
+
+  it('matches each payments rule as its closures do, money and lists included', () => {
+    const where = fc.dictionary(fc.constantFrom(...paymentFields), paymentCondition, {
+      maxKeys: 3,
+    });
+    const row = fc.record({
+      fields: fc.dictionary(fc.constantFrom(...paymentFields), paymentValue, { maxKeys: 6 }),
+      createdAtMs: fc.option(fc.integer({ min: T0 - 7_200_000, max: T0 + 1000 }), {
+        nil: undefined,
+      }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(where, { minLength: 1, maxLength: 5 }),
+        fc.array(row, { maxLength: 8 }),
+        (wheres, rows) => {
+          const records: ApiRecord[] = rows.map(({ fields, createdAtMs }, i) => ({
+            source: 'payments',
+            key: String(i),
+            fields: Object.fromEntries(
+              Object.entries(fields).filter(([, v]) => v !== undefined),
+            ) as ApiRecord['fields'],
+            ...(createdAtMs === undefined ? {} : { createdAtMs }),
+          }));
+          const rules = wheres.map((w, i) =>
+            rule({ name: `r${i}`, source: 'payments', where: w as Record<string, string> }),
+          );
+          const observations = observeAll(
+            rules.map((r) => ({ compiled: compileRule(r, ZONE) })),
+            records,
+            T0,
+            ZONE,
+          );
+          rules.forEach((r, i) => {
+            const where = compileWhereClosures('payments', r.where, ZONE);
+            const expected = records.filter((x) => where(x, T0)).map((x) => x.key);
+            const holding = [...(observations[i]?.values() ?? [])].filter((o) => o.holds);
+            expect(holding.map((o) => o.labels.id).sort()).toEqual(expected.sort());
+          });
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives every rule its answer when a source has more rules than one pass takes', () => {
+    const rules = Array.from({ length: 70 }, (_, i) =>
+      rule({ name: `r${i}`, source: 'payments', where: { amount_paid: `>= ${i * 10}` } }),
+    );
+    const records: ApiRecord[] = [0, 105, 690].map((amount, i) => ({
+      source: 'payments',
+      key: String(i),
+      fields: { amount_paid: String(amount) },
+    }));
+    const observations = observeAll(
+      rules.map((r) => ({ compiled: compileRule(r, ZONE) })),
+      records,
+      T0,
+      ZONE,
+    );
+    const holding = observations.map((o) => [...o.values()].filter((x) => x.holds).length);
+    expect(holding).toEqual(rules.map((_, i) => (i === 0 ? 3 : i <= 10 ? 2 : i <= 69 ? 1 : 0)));
+  });
+
+  it('keeps groups of several fields apart whatever their text', () => {
+    const grouped = config([
+      { name: 'g', where: {}, count: '>= 1', groupBy: ['agent_name', 'sip_domain'] },
+    ]);
+    const { records } = parseRecords(
+      'live_calls',
+      [
+        { call_id: '1', agent_name: 'ab', sip_domain: 'c' },
+        { call_id: '2', agent_name: 'a', sip_domain: 'bc' },
+      ],
+      ZONE,
+    );
+    const [observed] = observeAll(
+      grouped.rules.map((r) => ({ compiled: compileRule(r, ZONE) })),
+      records,
+      T0,
+      ZONE,
+    );
+    expect([...(observed?.values() ?? [])].map((o) => o.value)).toEqual([1, 1]);
   });
 });
