@@ -75,7 +75,7 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
         now: clock.now,
         sleep,
       }),
-      store: new MemoryStateStore(),
+      store: new MemoryStateStore({ now: clock.now }),
       publisher,
       now: clock.now,
       sleep,
