@@ -2,12 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler, type PollerWiring } from '../../functions/handler';
 import type { RunSummary } from '../../shared/runner/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
@@ -86,10 +87,15 @@ const lambdaContext = {
 } as unknown as Context;
 
 /** A handler with a sample queue, on a virtual clock that only sleeps advance. */
-function queuedPoller(start: number, wire?: (wiring: PollerWiring) => PollerWiring) {
+function queuedPoller(
+  start: number,
+  wire?: (wiring: PollerWiring) => PollerWiring,
+  metrics?: Metrics,
+) {
   const clock = { ms: start };
   const handler = createPollerHandler('live_calls', {
     ...(wire ? { wire } : {}),
+    ...(metrics ? { metrics } : {}),
     env: {
       AWS_REGION: 'us-east-1',
       TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
@@ -238,5 +244,23 @@ describe('Function: createPollerHandler (sample queue)', () => {
     } finally {
       dynamodb.on(QueryCommand).resolves({ Items: [] });
     }
+  });
+
+  it('counts queued, not queued and dropped samples in their metrics', async () => {
+    sqs.reset();
+    sqs.on(SendMessageBatchCommand).resolves({
+      Failed: [{ Id: 'sample-3', SenderFault: false, Code: 'InternalError' }],
+    });
+    const metrics = new Metrics({ namespace: 'Test', serviceName: 'test' });
+    const added = vi.spyOn(metrics, 'addMetric');
+    const start = Date.parse('2026-11-22T04:00:00.000Z');
+    await queuedPoller(start, undefined, metrics).invoke({ id: 'scheduled' });
+    const due = Date.parse('2026-11-22T04:00:30.000Z');
+    await queuedPoller(due + 20_000, undefined, metrics).invoke(sampleEvent(body(2, due), '{}'));
+    const counted = (name: string) =>
+      added.mock.calls.filter(([metric]) => metric === name).reduce((sum, [, , n]) => sum + n, 0);
+    expect(counted('SamplesQueued')).toBe(2);
+    expect(counted('SamplesNotQueued')).toBe(1);
+    expect(counted('SamplesDropped')).toBe(2);
   });
 });
