@@ -48,6 +48,8 @@ const ESM_REQUIRE_BANNER =
 const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
 /** Its replacement, relative to the functions folder. */
 const LAMBDA_CREDENTIALS_MODULE = 'adapters/lambda-credentials.ts';
+/** node:http without the ES namespace that loads undici (see the module), relative likewise. */
+const NODE_HTTP_MODULE = 'adapters/node-http.ts';
 
 /** The variable that tells a poller its sample queue (functions/runtime.ts reads it). */
 export const SAMPLE_QUEUE_URL_ENV = 'TELEALERT_SAMPLE_QUEUE_URL';
@@ -153,11 +155,18 @@ export class SourcePoller extends Construct {
         sourcesContent: false,
         banner: ESM_REQUIRE_BANNER,
         bundleAwsSDK: props.bundleAwsSdk,
-        // Lambda gives the role's credentials in the environment: the SDK's default chain is
-        // swapped for its environment link, dropping the SSO/STS clients it would carry.
-        esbuildArgs: props.bundleAwsSdk
-          ? { '--alias': `${CREDENTIAL_CHAIN_PACKAGE}=${lambdaCredentialsPath(props)}` }
-          : undefined,
+        esbuildArgs: {
+          '--alias': [
+            `node:http=${functionsModulePath(props, NODE_HTTP_MODULE)}`,
+            // Lambda gives the role's credentials in the environment: the SDK's default chain
+            // is swapped for its environment link, dropping the SSO/STS clients it would carry.
+            ...(props.bundleAwsSdk
+              ? [
+                  `${CREDENTIAL_CHAIN_PACKAGE}=${functionsModulePath(props, LAMBDA_CREDENTIALS_MODULE)}`,
+                ]
+              : []),
+          ],
+        },
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
@@ -205,12 +214,12 @@ function bundlingPath(file: string, projectRoot: string, inputDir: string): stri
 }
 
 /**
- * The replacement credential module as esbuild's alias wants it: relative to the bundling's
+ * A module of the functions folder as esbuild's alias wants it: relative to the bundling's
  * working directory (the project root locally, its mount inside Docker), starting with `./`.
  */
-function lambdaCredentialsPath(props: SourcePollerProps): string {
-  const file = join(props.functionsDir, LAMBDA_CREDENTIALS_MODULE);
-  if (!existsSync(file)) throw new MissingFileError('Lambda credential provider', file);
+function functionsModulePath(props: SourcePollerProps, module: string): string {
+  const file = join(props.functionsDir, module);
+  if (!existsSync(file)) throw new MissingFileError('bundling alias', file);
   const inside = relative(props.projectRoot, file);
   if (inside.startsWith('..') || isAbsolute(inside)) {
     throw new InvalidPropError(

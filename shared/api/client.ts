@@ -10,6 +10,7 @@ import {
 } from './errors';
 import { fail, interpretAnswer, type Outcome } from './response';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './retry';
+import { fetchHttpGet, type HttpGet, nodeHttpGet } from './transport';
 import type { ApiRequest, Endpoint, LiveCallsQuery, PaymentsQuery } from './types';
 import { requestUrl, validateBaseUrl } from './url';
 
@@ -37,7 +38,9 @@ export interface TelephonyClientOptions {
   readonly backoff?: BackoffOptions;
   /** A retry is only worth starting with at least this much of the budget left. @default 250 */
   readonly minAttemptMs?: number;
-  /** @default globalThis.fetch */
+  /** The HTTP transport. @default nodeHttpGet (node:http and node:https) */
+  readonly transport?: HttpGet;
+  /** Shorthand for `transport: fetchHttpGet(fetch)`; `transport` wins when both are given. */
   readonly fetch?: typeof globalThis.fetch;
   /** @default setTimeout-based */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -76,7 +79,7 @@ export class TelephonyClient {
   readonly #maxAttempts: number;
   readonly #backoff: BackoffOptions;
   readonly #minAttemptMs: number;
-  readonly #fetch: typeof globalThis.fetch;
+  readonly #get: HttpGet;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
   readonly #now: () => number;
@@ -94,7 +97,7 @@ export class TelephonyClient {
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#minAttemptMs = options.minAttemptMs ?? 250;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#get = options.transport ?? (options.fetch ? fetchHttpGet(options.fetch) : nodeHttpGet);
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
@@ -195,7 +198,7 @@ export class TelephonyClient {
       });
       if ('text' in answer) {
         status = answer.status;
-        outcome = interpretAnswer(answer.status, answer.headers, answer.text, {
+        outcome = interpretAnswer(answer.status, answer.header('retry-after'), answer.text, {
           ...failure,
           zone: this.#zone,
           ...(options.fields === undefined ? {} : { fields: options.fields }),
@@ -217,25 +220,18 @@ export class TelephonyClient {
   }
 
   /** The transport alone: throws on a network failure, a timeout or a cancel. */
-  async #send(url: string, token: string, signal: AbortSignal) {
-    const response = await this.#fetch(url, {
-      method: 'GET',
-      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
-      // A redirect could carry the bearer token to another host: never follow one.
-      redirect: 'manual',
-      signal,
-    });
+  #send(url: string, token: string, signal: AbortSignal) {
     // The timeout covers the body too: a server that sends headers and then hangs is caught.
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, text };
+    // The transport never follows a redirect: one could carry the bearer token to another host.
+    return this.#get(url, { accept: 'application/json', authorization: `Bearer ${token}` }, signal);
   }
 
   #describe(error: unknown): string {
-    const cause =
-      error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-    const code = typeof cause?.code === 'string' ? cause.code : undefined;
+    // node:http puts the system error's code on the error, fetch on its cause.
+    const code = errorCode(error) ?? (error instanceof Error ? errorCode(error.cause) : undefined);
     const message = error instanceof Error ? error.message : String(error);
-    return this.#redact(code ? `${message} (${code})` : message).slice(0, MAX_REASON);
+    const withCode = code && !message.includes(code) ? `${message} (${code})` : message;
+    return this.#redact(withCode).slice(0, MAX_REASON);
   }
 
   /** A copy of an error with the token scrubbed: the original may hold it in any property. */
@@ -259,4 +255,9 @@ export class TelephonyClient {
       // Metrics must never fail a poll.
     }
   }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -57,7 +57,7 @@ export function serverMessage(text: string, redact: (text: string) => string): s
  */
 export function interpretAnswer(
   status: number,
-  headers: Headers,
+  retryAfter: string | undefined,
   text: string,
   context: AnswerContext,
 ): Outcome {
@@ -70,7 +70,7 @@ export function interpretAnswer(
   }
   if (status === 429) {
     const retryAfterMs =
-      parseRetryAfter(headers.get('retry-after'), context.nowMs) ??
+      parseRetryAfter(retryAfter, context.nowMs) ??
       retryAfterFromBody(safeJson(text), context.nowMs);
     const wait =
       retryAfterMs === undefined ? '' : `, retry after ${Math.ceil(retryAfterMs / 1000)} s`;

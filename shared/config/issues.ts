@@ -67,7 +67,7 @@ export function check<S extends z.ZodType>(
   input: unknown,
   base: readonly PropertyKey[],
 ): { value?: z.output<S>; issues: ConfigIssue[] } {
-  const result = schema.safeParse(input, { reportInput: true });
+  const result = schema.safeParse(input, { reportInput: true, jitless: true });
   if (result.success) return { value: result.data, issues: [] };
   const issues: ConfigIssue[] = [];
   for (const issue of result.error.issues) {

@@ -1,6 +1,7 @@
 import { GSM7_SEGMENT, gsm7Cost, gsm7Length, UCS2_SEGMENT } from './gsm7';
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** Made on first use: creating one loads ICU's break rules, ~20 ms of a cold start. */
+let segmenter: Intl.Segmenter | undefined;
 
 /** Control characters and line breaks become spaces: an SMS is one line. */
 export function oneLine(text: string): string {
@@ -17,6 +18,7 @@ export const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 function graphemes(text: string): string[] {
   // The segmenter costs about a millisecond a message; 10,000 first notifications add up.
   if (PRINTABLE_ASCII.test(text)) return text.split('');
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   return Array.from(segmenter.segment(text), (part) => part.segment);
 }
 

@@ -26,14 +26,19 @@ export function stubProject(): string {
     writeFileSync(
       join(root, 'functions', entry),
       "import { defaultProvider } from '@aws-sdk/credential-provider-node';\n" +
-        'export const handler = async () => defaultProvider();\n',
+        "export const handler = async () => [defaultProvider(), await import('node:http')];\n",
     );
   }
-  // The credential chain's replacement, which bundles with the SDK alias to (infra/poller.ts).
+  // The credential chain's replacement, which bundles with the SDK alias to (infra/poller.ts),
+  // and node:http's, which every bundle aliases.
   mkdirSync(join(root, 'functions', 'adapters'));
   writeFileSync(
     join(root, 'functions', 'adapters', 'lambda-credentials.ts'),
     `export const defaultProvider = () => '${CREDENTIALS_STUB_MARK}';\n`,
+  );
+  copyFileSync(
+    join(REPO_ROOT, 'functions', 'adapters', 'node-http.ts'),
+    join(root, 'functions', 'adapters', 'node-http.ts'),
   );
   copyFileSync(join(REPO_ROOT, 'package-lock.json'), join(root, 'package-lock.json'));
   // CDK runs esbuild from the project root's node_modules; link only esbuild, so that staging

@@ -163,6 +163,15 @@ describe('Construct: TelealertAlerting', () => {
         expect(code).toContain(CREDENTIALS_STUB_MARK);
       }
     });
+
+    it('loads node:http with require in each bundle, never as an ES module', () => {
+      const assets = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.'));
+      for (const asset of assets) {
+        const code = readFileSync(join(assemblyDir, asset, 'index.mjs'), 'utf8');
+        expect(code).toMatch(/\("node:http"\)/);
+        expect(code).not.toMatch(/import\s*\(\s*"node:http"\s*\)|from\s*"node:http"/);
+      }
+    });
   });
 
   describe('permissions', () => {

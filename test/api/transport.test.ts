@@ -1,0 +1,144 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TelephonyClient } from '../../shared/api/client';
+import { ApiNetworkError, ApiRateLimitError, ApiTimeoutError } from '../../shared/api/errors';
+import { nodeHttpGet } from '../../shared/api/transport';
+
+type Route = (request: IncomingMessage, response: ServerResponse) => void;
+const BODY = JSON.stringify([{ id: 'p-1', note: 'Bücher für Ünal' }]);
+const routes: Record<string, Route> = {
+  '/plain': (_, res) => res.end(BODY),
+  '/gzip': (_, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(BODY)),
+  '/deflate': (_, res) =>
+    res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(BODY)),
+  '/br': (_, res) => res.writeHead(200, { 'content-encoding': 'br' }).end(brotliCompressSync(BODY)),
+  '/bom': (_, res) => res.end(`\uFEFF${BODY}`),
+  '/redirect': (_, res) => res.writeHead(302, { location: '/plain' }).end(),
+  '/headers': (req, res) => res.end(JSON.stringify(req.headers)),
+  '/limited': (_, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'),
+  '/v1/live_calls': (_, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'),
+  '/hang-body': (_, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('[{"id":');
+  },
+  '/broken-gzip': (_, res) =>
+    res.writeHead(200, { 'content-encoding': 'gzip' }).end(Buffer.from('not gzip at all')),
+};
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
+    if (route) route(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const get = (path: string, signal = AbortSignal.timeout(5_000)) =>
+  nodeHttpGet(`${base}${path}`, { accept: 'application/json' }, signal);
+
+describe('nodeHttpGet', () => {
+  it('reads a plain body as UTF-8', async () => {
+    const answer = await get('/plain');
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe(BODY);
+  });
+
+  it.each(['/gzip', '/deflate', '/br'])('decodes a compressed body (%s)', async (path) => {
+    expect((await get(path)).text).toBe(BODY);
+  });
+
+  it('asks for compression and sends the caller headers', async () => {
+    const sent = JSON.parse((await get('/headers')).text) as Record<string, string>;
+    expect(sent['accept-encoding']).toBe('gzip, deflate, br');
+    expect(sent.accept).toBe('application/json');
+  });
+
+  it('drops a byte-order mark, as fetch does', async () => {
+    expect((await get('/bom')).text).toBe(BODY);
+  });
+
+  it('returns a redirect instead of following it', async () => {
+    const answer = await get('/redirect');
+    expect(answer.status).toBe(302);
+    expect(answer.header('Location')).toBe('/plain');
+  });
+
+  it('finds headers whatever their case', async () => {
+    const answer = await get('/limited');
+    expect(answer.header('retry-after')).toBe('7');
+    expect(answer.header('RETRY-AFTER')).toBe('7');
+    expect(answer.header('x-missing')).toBeUndefined();
+  });
+
+  it('rejects when the signal aborts while the body is still coming', async () => {
+    await expect(get('/hang-body', AbortSignal.timeout(200))).rejects.toThrow();
+  });
+
+  it('rejects an already aborted signal without sending', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled'));
+    await expect(get('/plain', controller.signal)).rejects.toThrow('cancelled');
+  });
+
+  it('rejects a body that does not decode', async () => {
+    await expect(get('/broken-gzip')).rejects.toThrow();
+  });
+});
+
+describe('TelephonyClient over nodeHttpGet', () => {
+  const client = (baseUrl: string) =>
+    new TelephonyClient({
+      baseUrl,
+      tokenSource: { get: async () => 'tok', invalidate: () => {} },
+      timeoutMs: 300,
+      maxAttempts: 1,
+    });
+
+  it('names the system error of a refused connection', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await client(`http://127.0.0.1:${port}`)
+      .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiNetworkError);
+    expect((error as ApiNetworkError).reason).toContain('ECONNREFUSED');
+  });
+
+  it('reads Retry-After from a 429', async () => {
+    const error = await client(base)
+      .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiRateLimitError);
+    expect((error as ApiRateLimitError).retryAfterMs).toBe(7_000);
+  });
+
+  it('times out a body that stops coming', async () => {
+    const hanging = createServer((_, res) => {
+      res.writeHead(200);
+      res.write('[');
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (hanging.address() as AddressInfo).port;
+      const error = await client(`http://127.0.0.1:${port}`)
+        .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ApiTimeoutError);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
+  });
+});
