@@ -1,9 +1,13 @@
 /*
- * Run by bench/memory.ts in a fresh process: handles one generated 100k-payment body (parse,
- * read, evaluate twice: the first run and the steady state) and prints its peak RSS. With
- * `--baseline` it only loads the same modules, so the cost of the body itself shows.
+ * Run by bench/memory.ts in a fresh process: handles one generated 100k-payment body twice
+ * (the first run and the steady state), as two invocations of the poller would, and prints its
+ * peak RSS. Like the poller, each run reads the answer, parses it into records and lets go of
+ * the text before evaluating; only the state carries over (the first run's notifications were
+ * published and dropped). With `--baseline` it only loads the same modules, so the cost of the
+ * body itself shows.
  */
-import { processBody } from './processing';
+import type { SourceState } from '../shared/engine/types';
+import { evaluateBatch, readBody } from './processing';
 import { benchConfig } from './rules';
 
 const [, , mode, bodyFile, nowText] = process.argv;
@@ -11,10 +15,14 @@ if (mode !== '--baseline' && bodyFile && nowText) {
   const { readFileSync } = await import('node:fs');
   const config = benchConfig();
   const nowMs = Number(nowText);
-  const text = readFileSync(bodyFile, 'utf8');
-  // Only the state carries over, as between two Lambda runs: the first run's notifications
-  // were published and dropped.
-  const { state } = processBody(config, 'payments', text, nowMs - 60_000);
-  processBody(config, 'payments', text, nowMs, state);
+  const poll = (atMs: number, previous?: SourceState) =>
+    evaluateBatch(
+      config,
+      'payments',
+      readBody(config, 'payments', readFileSync(bodyFile, 'utf8')),
+      atMs,
+      previous,
+    ).state;
+  poll(nowMs, poll(nowMs - 60_000));
 }
 process.stdout.write(String(process.resourceUsage().maxRSS * 1024));

@@ -31,6 +31,30 @@ export function bodyText(source: SourceName, count: number, nowMs: number, zone:
   return JSON.stringify(records);
 }
 
+/** The records of one answer, as the client reads them: only the fields something reads. */
+export function readBody(config: Config, source: SourceName, text: string) {
+  return parseRecords(source, JSON.parse(text), config.timezone, {
+    fields: usedFields(config, source),
+  });
+}
+
+/** The rules over one answer's records, as the runner runs them after a fetch. */
+export function evaluateBatch(
+  config: Config,
+  source: SourceName,
+  batch: ReturnType<typeof readBody>,
+  nowMs: number,
+  previous?: SourceState,
+) {
+  return evaluate(
+    config,
+    source,
+    { ok: true, records: batch.records, skipped: batch.skipped },
+    nowMs,
+    previous,
+  );
+}
+
 /** What one poll of `text` costs the poller: parse, read every record, run every rule. */
 export function processBody(
   config: Config,
@@ -39,17 +63,7 @@ export function processBody(
   nowMs: number,
   previous?: SourceState,
 ) {
-  // As the runner asks the client: only the fields the rules and metrics read.
-  const batch = parseRecords(source, JSON.parse(text), config.timezone, {
-    fields: usedFields(config, source),
-  });
-  return evaluate(
-    config,
-    source,
-    { ok: true, records: batch.records, skipped: batch.skipped },
-    nowMs,
-    previous,
-  );
+  return evaluateBatch(config, source, readBody(config, source, text), nowMs, previous);
 }
 
 /**
