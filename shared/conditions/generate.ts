@@ -166,6 +166,9 @@ export function plannedOp(condition: Condition): Operator | 'any' {
   return condition.kind === 'equals' ? 'any' : condition.op;
 }
 
+/** Rules one `generateScan` pass takes: their tracked flags are the bits of one small integer. */
+export const MAX_SCAN_RULES = 30;
+
 /** What a scan hands each rule's records to: the rule's collector. */
 export interface ScanSink<R> {
   add(record: R, matches: boolean): void;
@@ -176,7 +179,8 @@ export interface ScanSink<R> {
  * rule's conditions inline in the loop (a labelled block per rule, left at the first condition
  * that fails), so no call is made per record and rule, and a field several rules read stays in
  * the cache. A record goes to a rule's sink when it matches, or when `tracked` flags its key
- * for that rule (one byte per rule: the rule's instances must see it either way).
+ * for that rule (bit `n` for rule `n`, so at most `MAX_SCAN_RULES` rules a pass: the rule's
+ * instances must see it either way).
  * `undefined` in `plans`: a rule that can never match. Same answers as the rules' `where`
  * functions (property-tested).
  */
@@ -188,12 +192,15 @@ export function generateScan<
   records: readonly R[],
   nowMs: number,
   sinks: readonly ScanSink<R>[],
-  tracked: ReadonlyMap<string, Uint8Array> | undefined,
+  tracked: ReadonlyMap<string, number> | undefined,
 ) => void {
+  if (plans.length > MAX_SCAN_RULES) {
+    throw new RangeError(`a scan takes at most ${MAX_SCAN_RULES} rules, not ${plans.length}`);
+  }
   const constants: unknown[] = [];
   const tests: ValueTest[] = [];
   const rules = plans.map((plan, rule) => {
-    const wanted = `w !== undefined && w[${rule}] === 1`;
+    const wanted = `(w & ${1 << rule}) !== 0`;
     const deliver = `if (m || (${wanted})) s${rule}.add(r, m);`;
     if (plan === undefined) return `if (${wanted}) s${rule}.add(r, false);`;
     const label = `rule${rule}`;
@@ -213,7 +220,7 @@ export function generateScan<
     '  for (let i = 0; i < records.length; i += 1) {',
     '    const r = records[i];',
     '    const f = r.fields;',
-    '    const w = tracked === undefined ? undefined : tracked.get(r.key);',
+    '    const w = tracked === undefined ? 0 : (tracked.get(r.key) ?? 0);',
     ...rules.map((rule) => `    ${rule}`),
     '  }',
     '};',

@@ -1,5 +1,5 @@
 import { fieldKind, type RecordPredicate } from '../conditions/compile';
-import { generateScan } from '../conditions/generate';
+import { generateScan, MAX_SCAN_RULES } from '../conditions/generate';
 import { IDENTITY_FIELD } from '../records/fields';
 import type { ApiRecord } from '../records/types';
 import {
@@ -265,9 +265,6 @@ export function observeAll(
   options: { readonly generated?: boolean } = {},
 ): Map<string, Observation>[] {
   const collectors = rules.map((rule) => collector(rule, nowMs, zone));
-  // One lookup per record for every rule's tracked identities, not one per rule.
-  const tracked = new Set<string>();
-  for (const sink of collectors) for (const id of sink.tracked) tracked.add(id);
   const scans = options.generated === false ? undefined : generatedScans(rules);
   if (scans) {
     scans.forEach((scan, chunk) => {
@@ -275,6 +272,9 @@ export function observeAll(
       scan(records, nowMs, sinks, trackedBy(sinks));
     });
   } else {
+    // One lookup per record for every rule's tracked identities, not one per rule.
+    const tracked = new Set<string>();
+    for (const sink of collectors) for (const id of sink.tracked) tracked.add(id);
     interpretedScan(collectors, records, nowMs, tracked);
   }
   return collectors.map((sink) => sink.observations());
@@ -284,9 +284,10 @@ type Scan = ReturnType<typeof generateScan<ApiRecord>>;
 
 /**
  * Rules per generated pass: past a few dozen rules one function grows too large for V8 to
- * optimise well (300 rules ran slower than the loop), so more rules take several passes.
+ * optimise well (300 rules ran slower than the loop), so more rules take several passes. At
+ * most `MAX_SCAN_RULES`, so a pass's tracked flags fit one small integer (`trackedBy`).
  */
-const SCAN_RULES = 32;
+const SCAN_RULES = MAX_SCAN_RULES;
 
 /**
  * Generated passes by the compiled rules they were made for (keyed by the first, checked
@@ -295,18 +296,16 @@ const SCAN_RULES = 32;
  */
 const scanCache = new WeakMap<CompiledRule, { compiled: CompiledRule[]; scans: Scan[] }>();
 
-/** Per tracked identity, a flag per rule that tracks it; `undefined` when none tracks any. */
-function trackedBy(collectors: readonly Collector[]): Map<string, Uint8Array> | undefined {
-  const flags = new Map<string, Uint8Array>();
+/**
+ * Per tracked identity, a bit per rule of the pass that tracks it (bit `n` for the pass's rule
+ * `n`); `undefined` when none tracks any. A number per identity, not an array: a steady state
+ * with 10,000 firing payments builds this every poll.
+ */
+function trackedBy(collectors: readonly Collector[]): Map<string, number> | undefined {
+  const flags = new Map<string, number>();
   collectors.forEach((sink, rule) => {
-    for (const id of sink.tracked) {
-      let rules = flags.get(id);
-      if (rules === undefined) {
-        rules = new Uint8Array(collectors.length);
-        flags.set(id, rules);
-      }
-      rules[rule] = 1;
-    }
+    const bit = 1 << rule;
+    for (const id of sink.tracked) flags.set(id, (flags.get(id) ?? 0) | bit);
   });
   return flags.size > 0 ? flags : undefined;
 }

@@ -175,6 +175,30 @@ describe('Function: observeAll', () => {
     expect(holding).toEqual(rules.map((_, i) => (i === 0 ? 3 : i <= 10 ? 2 : i <= 69 ? 1 : 0)));
   });
 
+  it('hands a tracked record to exactly the rules that track it, in every pass', () => {
+    // 70 rules: three passes; rule i tracks payment `t${i % 7}`; nothing matches.
+    const rules = Array.from({ length: 70 }, (_, i) =>
+      rule({ name: `r${i}`, source: 'payments', where: { status: 'never' } }),
+    );
+    const records: ApiRecord[] = Array.from({ length: 7 }, (_, i) => ({
+      source: 'payments',
+      key: `t${i}`,
+      fields: { status: 'pending' },
+    }));
+    const observations = observeAll(
+      rules.map((r, i) => ({
+        compiled: compileRule(r, ZONE),
+        tracked: [{ labels: { id: `t${i % 7}` } }],
+      })),
+      records,
+      T0,
+      ZONE,
+    );
+    expect(observations.map((o) => [...o.values()].map((x) => [x.labels.id, x.holds]))).toEqual(
+      rules.map((_, i) => [[`t${i % 7}`, false]]),
+    );
+  });
+
   it('keeps groups of several fields apart whatever their text', () => {
     const grouped = config([
       { name: 'g', where: {}, count: '>= 1', groupBy: ['agent_name', 'sip_domain'] },
