@@ -171,7 +171,8 @@ export const MAX_SCAN_RULES = 30;
 
 /** What a scan hands each rule's records to: the rule's collector. */
 export interface ScanSink<R> {
-  add(record: R, matches: boolean): void;
+  /** `index`: the record's position in `records`. */
+  add(record: R, matches: boolean, index: number): void;
 }
 
 /**
@@ -201,8 +202,8 @@ export function generateScan<
   const tests: ValueTest[] = [];
   const rules = plans.map((plan, rule) => {
     const wanted = `(w & ${1 << rule}) !== 0`;
-    const deliver = `if (m || (${wanted})) s${rule}.add(r, m);`;
-    if (plan === undefined) return `if (${wanted}) s${rule}.add(r, false);`;
+    const deliver = `if (m || (${wanted})) s${rule}.add(r, m, i);`;
+    if (plan === undefined) return `if (${wanted}) s${rule}.add(r, false, i);`;
     const label = `rule${rule}`;
     const conditions = plan.map((condition) => {
       tests.push(compileValueTest(condition.kind, condition.op, condition.values));

@@ -83,16 +83,6 @@ export interface CompiledRule {
 /** Matching call ids / payment ids an aggregate message lists. */
 export const MAX_LISTED_IDS = 5;
 
-/** The first ids a message lists, without copying the whole set. */
-export function firstIds(ids: ReadonlySet<string>): string[] {
-  const first: string[] = [];
-  for (const id of ids) {
-    if (first.length === MAX_LISTED_IDS) break;
-    first.push(id);
-  }
-  return first;
-}
-
 /** Compiled rules by rule: a deployed config's rules are compiled once, not every poll. */
 const compiledRules = new WeakMap<RuleConfig, { zone: string; compiled: CompiledRule }>();
 

@@ -5,7 +5,6 @@ import type { ApiRecord } from '../records/types';
 import {
   aggregateContext,
   type CompiledRule,
-  firstIds,
   MAX_LISTED_IDS,
   type Observation,
   RecordObservation,
@@ -19,8 +18,34 @@ interface Collector {
   readonly where: RecordPredicate;
   /** Identities whose records it also wants when they do not match (tracked instances). */
   readonly tracked: ReadonlySet<string>;
-  add(record: ApiRecord, matches: boolean): void;
+  /** `index`: the record's position in the poll (see `Repeats`). */
+  add(record: ApiRecord, matches: boolean, index: number): void;
   observations(): Map<string, Observation>;
+}
+
+/**
+ * Per record position, 1 when its identity is on another record of the poll too (an inbound
+ * call ringing several agents); `undefined` when no identity repeats. Lets a count of distinct
+ * identities hash only the few that repeat instead of every matching record's, rule by rule.
+ */
+type Repeats = Uint8Array | undefined;
+
+/** One pass over the identities of a poll whose records may repeat one (live calls). */
+function repeatedIdentities(records: readonly ApiRecord[]): Repeats {
+  const first = new Map<string, number>();
+  let repeats: Uint8Array | undefined;
+  for (let index = 0; index < records.length; index += 1) {
+    const key = (records[index] as ApiRecord).key;
+    const seen = first.get(key);
+    if (seen === undefined) {
+      first.set(key, index);
+    } else {
+      repeats ??= new Uint8Array(records.length);
+      repeats[seen] = 1;
+      repeats[index] = 1;
+    }
+  }
+  return repeats;
 }
 
 /** How one rule of the pass is observed. */
@@ -98,10 +123,27 @@ class PerRecordCollector implements Collector {
   }
 }
 
+/** The distinct identities of a group's matching records: how many, and the first few. */
+class Identities {
+  size = 0;
+  readonly first: string[] = [];
+  /** Only identities that repeat in the poll: the rest are counted once by construction. */
+  readonly #repeated = new Set<string>();
+
+  add(key: string, repeats: boolean): void {
+    if (repeats) {
+      if (this.#repeated.has(key)) return;
+      this.#repeated.add(key);
+    }
+    this.size += 1;
+    if (this.first.length < MAX_LISTED_IDS) this.first.push(key);
+  }
+}
+
 interface Group {
   readonly canonical: Record<string, string>;
   readonly labels: Record<string, string>;
-  readonly ids: Set<string>;
+  readonly ids: Identities;
 }
 
 /** A group label value: the record's display text of the field. */
@@ -134,23 +176,26 @@ class GroupCollector implements Collector {
   readonly #folded: readonly boolean[];
   /** Label -> group of a one-field `groupBy`: a poll repeats a few labels many times. */
   readonly #groupOfLabel = new Map<string, string>();
+  readonly #repeats: Repeats;
 
-  constructor(compiled: CompiledRule) {
+  constructor(compiled: CompiledRule, repeats: Repeats) {
     this.#compiled = compiled;
+    this.#repeats = repeats;
     this.where = compiled.where;
     this.#folded = compiled.rule.groupBy.map(
       (field) => fieldKind(compiled.rule.source, field) === 'text',
     );
     if (compiled.rule.groupBy.length === 0) {
-      this.#single = { canonical: {}, labels: {}, ids: new Set() };
+      this.#single = { canonical: {}, labels: {}, ids: new Identities() };
       this.#groups.set('', this.#single);
     }
   }
 
-  add(record: ApiRecord, matches: boolean): void {
+  add(record: ApiRecord, matches: boolean, index: number): void {
     if (!matches) return;
+    const repeats = this.#repeats !== undefined && this.#repeats[index] === 1;
     if (this.#single !== undefined) {
-      this.#single.ids.add(record.key);
+      this.#single.ids.add(record.key, repeats);
       return;
     }
     const { groupBy } = this.#compiled.rule;
@@ -181,10 +226,10 @@ class GroupCollector implements Collector {
         labels[field] = labelOf(record, field);
         canonical[field] = groupOf(this.#compiled, field, labels[field]);
       }
-      entry = { canonical, labels, ids: new Set<string>() };
+      entry = { canonical, labels, ids: new Identities() };
       this.#groups.set(id, entry);
     }
-    entry.ids.add(record.key);
+    entry.ids.add(record.key, repeats);
   }
 
   observations(): Map<string, Observation> {
@@ -199,7 +244,7 @@ class GroupCollector implements Collector {
         labels,
         holds: count ? count(ids.size) : false,
         value: ids.size,
-        context: aggregateContext(rule, labels, ids.size, firstIds(ids)),
+        context: aggregateContext(rule, labels, ids.size, ids.first),
       });
     }
     return observed;
@@ -242,12 +287,20 @@ class TotalCollector implements Collector {
   }
 }
 
-function collector(rule: ObservedRule, nowMs: number, zone: string): Collector {
+function collector(
+  rule: ObservedRule,
+  nowMs: number,
+  zone: string,
+  repeats: () => Repeats,
+): Collector {
   const { compiled } = rule;
   if (compiled.rule.count === undefined) return new PerRecordCollector(rule, nowMs, zone);
-  return rule.distinct && compiled.rule.groupBy.length === 0
-    ? new TotalCollector(compiled)
-    : new GroupCollector(compiled);
+  if (rule.distinct) {
+    return compiled.rule.groupBy.length === 0
+      ? new TotalCollector(compiled)
+      : new GroupCollector(compiled, undefined);
+  }
+  return new GroupCollector(compiled, repeats());
 }
 
 /**
@@ -264,7 +317,12 @@ export function observeAll(
   zone: string,
   options: { readonly generated?: boolean } = {},
 ): Map<string, Observation>[] {
-  const collectors = rules.map((rule) => collector(rule, nowMs, zone));
+  let repeats: { value: Repeats } | undefined;
+  const repeated = () => {
+    repeats ??= { value: repeatedIdentities(records) };
+    return repeats.value;
+  };
+  const collectors = rules.map((rule) => collector(rule, nowMs, zone, repeated));
   const scans = options.generated === false ? undefined : generatedScans(rules);
   if (scans) {
     scans.forEach((scan, chunk) => {
@@ -351,7 +409,7 @@ function interpretedScan(
     for (let rule = 0; rule < count; rule += 1) {
       const sink = collectors[rule] as Collector;
       const matches = sink.where(record, nowMs);
-      if (matches || wanted) sink.add(record, matches);
+      if (matches || wanted) sink.add(record, matches, index);
     }
   }
 }

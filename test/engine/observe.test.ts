@@ -175,6 +175,44 @@ describe('Function: observeAll', () => {
     expect(holding).toEqual(rules.map((_, i) => (i === 0 ? 3 : i <= 10 ? 2 : i <= 69 ? 1 : 0)));
   });
 
+  it('counts each group the distinct identities of its matching rows, first ones listed', () => {
+    const counted = config([
+      { name: 'all', where: { state: '<> answered' }, count: '>= 0' },
+      { name: 'by-agent', where: { state: '<> answered' }, count: '>= 0', groupBy: ['agent_name'] },
+    ]);
+    fc.assert(
+      fc.property(fc.array(liveCall, { maxLength: 30 }), (rows) => {
+        const { records } = parseRecords('live_calls', rows, ZONE);
+        const compiled = counted.rules.map((r) => compileRule(r, ZONE));
+        const [all, byAgent] = observeAll(
+          compiled.map((c) => ({ compiled: c })),
+          records,
+          T0,
+          ZONE,
+        );
+        // The reference: distinct keys of the matching records, per group, in first-seen order.
+        const matching = records.filter((record) => compiled[0]?.where(record, T0));
+        const distinct = (list: ApiRecord[]) => [...new Set(list.map((r) => r.key))];
+        const total = [...(all?.values() ?? [])][0];
+        expect(total?.value).toBe(distinct(matching).length);
+        expect(total?.context.ids ?? '').toBe(distinct(matching).slice(0, 5).join(', '));
+        const agents = new Map<string, ApiRecord[]>();
+        for (const record of matching) {
+          const agent = String(record.fields.agent_name ?? '').toLowerCase();
+          agents.set(agent, [...(agents.get(agent) ?? []), record]);
+        }
+        const byGroup = [...(byAgent?.values() ?? [])].map((o) => [
+          String(o.labels.agent_name).toLowerCase(),
+          o.value,
+        ]);
+        expect(new Map(byGroup as [string, number][])).toEqual(
+          new Map([...agents].map(([agent, list]) => [agent, distinct(list).length])),
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('hands a tracked record to exactly the rules that track it, in every pass', () => {
     // 70 rules: three passes; rule i tracks payment `t${i % 7}`; nothing matches.
     const rules = Array.from({ length: 70 }, (_, i) =>
