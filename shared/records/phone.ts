@@ -10,6 +10,10 @@ export const DEFAULT_COUNTRY_CODE = '91';
  * Short codes and extensions (fewer than 10 digits) are kept as their digits.
  */
 export function canonicalPhone(input: string | number): string {
+  if (typeof input === 'string') {
+    const plain = plainPhone(input);
+    if (plain !== undefined) return plain;
+  }
   const text = String(input).trim();
   const digits = text.replace(/\D/g, '');
   if (digits === '') return text;
@@ -21,8 +25,40 @@ export function canonicalPhone(input: string | number): string {
   return `+${digits.replace(/^00/, '')}`;
 }
 
+const PLUS = 43;
+const ZERO = 48;
+const NINE = 57;
+
+/**
+ * `canonicalPhone` of digits with an optional leading `+` (what the API sends), without a
+ * regex or a copy of the digits; `undefined` for anything else, which the general path reads.
+ */
+function plainPhone(text: string): string | undefined {
+  const length = text.length;
+  const plus = length > 0 && text.charCodeAt(0) === PLUS;
+  const start = plus ? 1 : 0;
+  for (let index = start; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < ZERO || code > NINE) return undefined;
+  }
+  const digits = length - start;
+  if (digits === 0) return undefined;
+  if (digits < 10) return plus ? text.slice(1) : text;
+  if (digits === 10) return `+${DEFAULT_COUNTRY_CODE}${plus ? text.slice(1) : text}`;
+  const trunk = text.charCodeAt(start) === ZERO;
+  if (digits === 11 && trunk) return `+${DEFAULT_COUNTRY_CODE}${text.slice(start + 1)}`;
+  // An international 00 prefix: the general path drops it.
+  if (trunk && text.charCodeAt(start + 1) === ZERO) return undefined;
+  return plus ? text : `+${text}`;
+}
+
 /** A comma-separated list of phones (a destination that rings several agents). */
 export function canonicalPhones(input: string | number): string[] {
+  if (typeof input === 'string' && !input.includes(',') && !input.includes(';')) {
+    // One phone, the usual case: no split, map and filter.
+    const text = input.trim();
+    return text === '' ? [] : [canonicalPhone(text)];
+  }
   return String(input)
     .split(/[,;]/)
     .map((part) => part.trim())

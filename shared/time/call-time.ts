@@ -10,6 +10,8 @@ export function parseCallTime(input: unknown): number | undefined {
     return Number.isFinite(input) && input >= 0 ? Math.floor(input) : undefined;
   }
   if (typeof input !== 'string') return undefined;
+  const fixed = fixedClock(input);
+  if (fixed !== undefined) return fixed;
   const value = input.trim();
   if (/^\d+(\.\d+)?$/.test(value)) return Math.floor(Number(value));
   const clock = CLOCK.exec(value);
@@ -23,4 +25,27 @@ export function parseCallTime(input: unknown): number | undefined {
   const c = Number(clock[3]);
   if (b > 59 || c > 59) return undefined;
   return a * 3600 + b * 60 + c;
+}
+
+const COLON = 58;
+
+/** Seconds of exactly `HH:MM:SS` (what the API sends), read without a regex; else `undefined`. */
+function fixedClock(text: string): number | undefined {
+  if (text.length !== 8 || text.charCodeAt(2) !== COLON || text.charCodeAt(5) !== COLON) {
+    return undefined;
+  }
+  const hours = twoDigits(text, 0);
+  const minutes = twoDigits(text, 3);
+  const seconds = twoDigits(text, 6);
+  if (hours < 0 || minutes < 0 || seconds < 0) return undefined;
+  if (minutes > 59 || seconds > 59) return undefined;
+  return hours * 3600 + minutes * 60 + seconds;
+}
+
+/** The number of two decimal digits at `index`, or -1. */
+function twoDigits(text: string, index: number): number {
+  const tens = text.charCodeAt(index) - 48;
+  const units = text.charCodeAt(index + 1) - 48;
+  if (tens < 0 || tens > 9 || units < 0 || units > 9) return -1;
+  return tens * 10 + units;
 }
