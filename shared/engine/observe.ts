@@ -30,20 +30,23 @@ interface Collector {
  */
 type Repeats = Uint8Array | undefined;
 
-/** One pass over the identities of a poll whose records may repeat one (live calls). */
+/**
+ * The identities of a poll whose records may repeat one (live calls): one hash insert per
+ * record, and a second look only at records whose identity turned out to repeat.
+ */
 function repeatedIdentities(records: readonly ApiRecord[]): Repeats {
-  const first = new Map<string, number>();
-  let repeats: Uint8Array | undefined;
+  const seen = new Set<string>();
+  let repeated: Set<string> | undefined;
   for (let index = 0; index < records.length; index += 1) {
     const key = (records[index] as ApiRecord).key;
-    const seen = first.get(key);
-    if (seen === undefined) {
-      first.set(key, index);
-    } else {
-      repeats ??= new Uint8Array(records.length);
-      repeats[seen] = 1;
-      repeats[index] = 1;
-    }
+    const size = seen.size;
+    seen.add(key);
+    if (seen.size === size) (repeated ??= new Set()).add(key);
+  }
+  if (repeated === undefined) return undefined;
+  const repeats = new Uint8Array(records.length);
+  for (let index = 0; index < records.length; index += 1) {
+    if (repeated.has((records[index] as ApiRecord).key)) repeats[index] = 1;
   }
   return repeats;
 }
