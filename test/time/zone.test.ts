@@ -33,6 +33,27 @@ describe('Function: assertTimeZone', () => {
 });
 
 describe('Function: parseApiTimestamp', () => {
+  it('reads the API shapes by character codes as the general path does', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const year = fc.constantFrom('2024', '2026', '1999', '0000', '2100');
+    const month = fc.constantFrom('Nov', 'MAR', 'oct', 'Sep', 'Xyz', 'jun', 'FEB', 'mar');
+    const time = fc.tuple(two(25), two(61), two(61)).map((parts) => parts.join(':'));
+    const separator = fc.constantFrom(' ', 'T', '_');
+    const iso = fc
+      .tuple(year, two(13), two(32), separator, time)
+      .map(([y, m, d, sep, t]) => `${y}-${m}-${d}${sep}${t}`);
+    const named = fc
+      .tuple(two(32), month, year, separator, time)
+      .map(([d, m, y, sep, t]) => `${d}-${m}-${y}${sep}${t}`);
+    fc.assert(
+      fc.property(fc.oneof(iso, named), fc.constantFrom(...ZONES), (text, zone) => {
+        // A leading space is trimmed by the general path and skips the fixed-width one.
+        expect(parseApiTimestamp(text, zone)).toBe(parseApiTimestamp(` ${text}`, zone));
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
   it('reads a timestamp with its own offset as that instant, whatever the zone', () => {
     const instant = Date.parse('2026-11-21T04:30:00Z');
     expect(parseApiTimestamp('2026-11-21T04:30:00Z', 'America/New_York')).toBe(instant);
