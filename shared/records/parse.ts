@@ -3,7 +3,7 @@ import { assertTimeZone } from '../time/zone';
 import { NotAnArrayError } from './errors';
 import { fastPayment } from './fast-payment';
 import type { FieldKind } from './fields';
-import { INVALID, normaliseValue } from './normalise';
+import { type FieldReader, fieldReader } from './reader';
 import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
 import type { ApiRecord, FieldValue, ParsedBatch } from './types';
 
@@ -54,13 +54,10 @@ function fastRecord(
   zone: string,
   read: ReadonlyArray<readonly [string, FieldKind]> = RECORD_FIELDS[source],
   keepRaw = true,
+  reader: FieldReader = fieldReader(read),
 ): ApiRecord | undefined {
-  const fields: Record<string, FieldValue> = {};
-  for (const [name, kind] of read) {
-    const value = normaliseValue(kind, raw[name], zone);
-    if (value === INVALID) return undefined;
-    if (value !== undefined) fields[name] = value;
-  }
+  const fields = reader(raw, zone);
+  if (fields === undefined) return undefined;
   const key = recordKey(source, fields);
   if (key === undefined) return undefined;
   applyAliases(source, fields, raw, zone);
@@ -134,6 +131,7 @@ export function parseRecords(
   if (!Array.isArray(body)) throw new NotAnArrayError(body);
   assertTimeZone(zone);
   const read = fieldsToRead(source, options.fields);
+  const reader = fieldReader(read);
   const keepRaw = options.fields === undefined;
   const records: ApiRecord[] = [];
   const skipReasons: string[] = [];
@@ -144,7 +142,7 @@ export function parseRecords(
       ? undefined
       : source === 'payments'
         ? fastPayment(raw, zone, keepRaw)
-        : fastRecord(source, raw, zone, read, keepRaw);
+        : fastRecord(source, raw, zone, read, keepRaw, reader);
     if (fast) {
       records.push(fast);
       continue;
