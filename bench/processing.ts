@@ -10,6 +10,7 @@ export const PAYMENTS_COUNT = 100_000;
 export const LIVE_CALLS_COUNT = 20_000;
 const SEED = 6;
 const STEADY_GAP_MS = 60_000;
+const WARM_UP_RUNS = 3;
 
 export interface ProcessingFigure {
   readonly body: string;
@@ -82,6 +83,12 @@ export function measureProcessing(
   const text = bodyText(source, count, nowMs, config.timezone);
   const warmup = processBody(config, source, text, nowMs - STEADY_GAP_MS);
   const previous = warmup.state;
+  // A poller's container stays warm between runs: its code is optimised by the time it polls
+  // again. A few unmeasured runs bring V8 there, so the median is not a warm-up figure.
+  for (let run = 0; run < WARM_UP_RUNS; run += 1) {
+    JSON.parse(text);
+    processBody(config, source, text, nowMs, previous);
+  }
   const records = (JSON.parse(text) as unknown[]).length;
   const parseTimes: number[] = [];
   const pipelineTimes: number[] = [];
