@@ -15,6 +15,17 @@ const routes: Record<string, Route> = {
     res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(BODY)),
   '/br': (_, res) => res.writeHead(200, { 'content-encoding': 'br' }).end(brotliCompressSync(BODY)),
   '/bom': (_, res) => res.end(`\uFEFF${BODY}`),
+  '/split-utf8': (_, res) => {
+    // Byte by byte, so multi-byte characters straddle the chunks the client reads.
+    const bytes = Buffer.from(BODY);
+    let index = 0;
+    const next = () => {
+      if (index === bytes.length) return void res.end();
+      res.write(bytes.subarray(index, index + 1), () => setTimeout(next, 0));
+      index += 1;
+    };
+    next();
+  },
   '/redirect': (_, res) => res.writeHead(302, { location: '/plain' }).end(),
   '/headers': (req, res) => res.end(JSON.stringify(req.headers)),
   '/limited': (_, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'),
@@ -61,6 +72,10 @@ describe('nodeHttpGet', () => {
     const sent = JSON.parse((await get('/headers')).text) as Record<string, string>;
     expect(sent['accept-encoding']).toBe('gzip, deflate, br');
     expect(sent.accept).toBe('application/json');
+  });
+
+  it('decodes characters split across chunks', async () => {
+    expect((await get('/split-utf8')).text).toBe(BODY);
   });
 
   it('drops a byte-order mark, as fetch does', async () => {
