@@ -3,10 +3,12 @@ import type { ParsedBatch, PollFailure } from '../records/types';
 import { assertTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
 import {
   ApiAuthError,
+  ApiBodyError,
   type ApiError,
   ApiNetworkError,
   ApiRateLimitError,
   ApiTimeoutError,
+  BodyDecodeError,
 } from './errors';
 import { fail, interpretAnswer, type Outcome } from './response';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './retry';
@@ -183,6 +185,13 @@ export class TelephonyClient {
       outcome = fail(new ApiAuthError({ ...failure, reason: 'the token is empty' }));
     } else {
       const answer = await this.#send(url, token, signal).catch((error: unknown) => {
+        if (error instanceof BodyDecodeError) {
+          status = error.status;
+          const reason = this.#redact(error.message).slice(0, MAX_REASON);
+          return fail(
+            new ApiBodyError({ ...failure, status, reason, cause: this.#cleanCause(error) }),
+          );
+        }
         if (timeout.aborted) {
           const reason = `no answer within ${timeoutMs} ms`;
           return fail(new ApiTimeoutError({ ...failure, reason }), true);

@@ -115,3 +115,17 @@ export class ApiQueryError extends ApiError {
     this.name = 'ApiQueryError';
   }
 }
+
+/**
+ * The transport could not decode a body it received whole (an unknown or corrupt content
+ * encoding): the answer came, so it is the body that is wrong, not the network.
+ */
+export class BodyDecodeError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'BodyDecodeError';
+    this.status = status;
+  }
+}

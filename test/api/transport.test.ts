@@ -1,9 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TelephonyClient } from '../../shared/api/client';
-import { ApiNetworkError, ApiRateLimitError, ApiTimeoutError } from '../../shared/api/errors';
+import {
+  ApiAuthError,
+  ApiBodyError,
+  ApiNetworkError,
+  ApiRateLimitError,
+  ApiTimeoutError,
+  BodyDecodeError,
+} from '../../shared/api/errors';
 import { nodeHttpGet } from '../../shared/api/transport';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
@@ -34,6 +41,18 @@ const routes: Record<string, Route> = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('[{"id":');
   },
+  '/raw-deflate': (_, res) =>
+    res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync(BODY)),
+  '/stacked': (_, res) =>
+    res.writeHead(200, { 'content-encoding': 'gzip, br' }).end(brotliCompressSync(gzipSync(BODY))),
+  '/truncated-gzip': (_, res) => {
+    const whole = gzipSync(BODY);
+    res.writeHead(200, { 'content-encoding': 'gzip' }).end(whole.subarray(0, whole.length - 8));
+  },
+  '/empty-gzip-204': (_, res) => res.writeHead(204, { 'content-encoding': 'gzip' }).end(),
+  '/unknown-coding': (_, res) => res.writeHead(200, { 'content-encoding': 'zstd' }).end('x'),
+  '/v1/billing/payments/online': (_, res) =>
+    res.writeHead(401, { 'content-encoding': 'gzip', 'content-length': '0' }).end(),
   '/broken-gzip': (_, res) =>
     res.writeHead(200, { 'content-encoding': 'gzip' }).end(Buffer.from('not gzip at all')),
 };
@@ -64,9 +83,12 @@ describe('nodeHttpGet', () => {
     expect(answer.text).toBe(BODY);
   });
 
-  it.each(['/gzip', '/deflate', '/br'])('decodes a compressed body (%s)', async (path) => {
-    expect((await get(path)).text).toBe(BODY);
-  });
+  it.each(['/gzip', '/deflate', '/br', '/raw-deflate', '/stacked'])(
+    'decodes a compressed body (%s)',
+    async (path) => {
+      expect((await get(path)).text).toBe(BODY);
+    },
+  );
 
   it('asks for compression and sends the caller headers', async () => {
     const sent = JSON.parse((await get('/headers')).text) as Record<string, string>;
@@ -105,8 +127,21 @@ describe('nodeHttpGet', () => {
     await expect(get('/plain', controller.signal)).rejects.toThrow('cancelled');
   });
 
-  it('rejects a body that does not decode', async () => {
-    await expect(get('/broken-gzip')).rejects.toThrow();
+  it('rejects a body that does not decode, keeping its status', async () => {
+    const error = await get('/broken-gzip').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BodyDecodeError);
+    expect((error as BodyDecodeError).status).toBe(200);
+    await expect(get('/unknown-coding')).rejects.toThrow(/zstd/);
+  });
+
+  it('decodes a gzip body cut short as far as it goes, as fetch does', async () => {
+    expect((await get('/truncated-gzip')).text).toBe(BODY);
+  });
+
+  it('leaves an empty body labelled gzip empty', async () => {
+    const answer = await get('/empty-gzip-204');
+    expect(answer.status).toBe(204);
+    expect(answer.text).toBe('');
   });
 });
 
@@ -129,6 +164,30 @@ describe('TelephonyClient over nodeHttpGet', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect((error as ApiNetworkError).reason).toContain('ECONNREFUSED');
+  });
+
+  it('reads a 401 with an empty gzip body as a rejected token', async () => {
+    const error = await client(base)
+      .payments({}, { deadlineMs: Date.now() + 5_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiAuthError);
+  });
+
+  it('reports a body that does not decode as a body error with its status', async () => {
+    const broken = createServer((_, res) =>
+      res.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip'),
+    );
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (broken.address() as AddressInfo).port;
+      const error = await client(`http://127.0.0.1:${port}`)
+        .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ApiBodyError);
+      expect((error as ApiBodyError).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => broken.close(resolve));
+    }
   });
 
   it('reads Retry-After from a 429', async () => {
