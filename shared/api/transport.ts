@@ -1,8 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import {
   brotliDecompressSync,
   constants,
+  createBrotliDecompress,
+  createGunzip,
   gunzipSync,
   inflateRawSync,
   inflateSync,
@@ -74,17 +77,17 @@ export const nodeHttpGet: HttpGet = async (url, headers, signal) => {
 };
 
 /**
- * The body as text. A plain body is decoded as it arrives, so the text is its only whole copy
- * (no list of chunks and concatenated buffer beside it: a 20 MB answer in 256 MB). A
- * compressed one is collected (a tenth of the size) and decoded once the last byte is in.
+ * The body as text, decoded as it arrives where it can be (plain, gzip or brotli), so the text
+ * is its only whole copy: no list of chunks and concatenated buffer beside it, which matters
+ * for a 20 MB answer in 256 MB. Deflate (with or without its zlib header, told apart by its
+ * first bytes) and stacked codings are collected compressed and decoded once whole.
  */
 async function readText(response: IncomingMessage): Promise<string> {
   const codings = contentCodings(response.headers['content-encoding']);
-  if (codings.length === 0) {
-    response.setEncoding('utf8');
-    let text = '';
-    for await (const chunk of response) text += chunk as string;
-    return text;
+  if (codings.length === 0) return streamText(response);
+  const [only] = codings;
+  if (codings.length === 1 && only !== undefined && STREAMED.has(only)) {
+    return streamText(response, only);
   }
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
@@ -97,12 +100,44 @@ async function readText(response: IncomingMessage): Promise<string> {
     try {
       body = decode(coding, body);
     } catch (error) {
-      const status = response.statusCode ?? 0;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new BodyDecodeError(status, `undecodable ${coding} body: ${reason}`, { cause: error });
+      throw undecodable(response, coding, error);
     }
   }
   return body.toString('utf8');
+}
+
+/** Codings decoded as the body streams in (leniently, as fetch does: a body cut short decodes as far as it goes). */
+const STREAMED: ReadonlyMap<string, () => Transform> = new Map([
+  ['gzip', () => createGunzip({ finishFlush: constants.Z_SYNC_FLUSH })],
+  ['x-gzip', () => createGunzip({ finishFlush: constants.Z_SYNC_FLUSH })],
+  ['br', () => createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH })],
+]);
+
+async function streamText(response: IncomingMessage, coding?: string): Promise<string> {
+  const decoder = coding === undefined ? undefined : STREAMED.get(coding)?.();
+  // A failure of the response itself (reset, abort) is the network's and propagates as is;
+  // one of the decoder alone is the body's.
+  let responseFailed = false;
+  response.once('error', () => {
+    responseFailed = true;
+  });
+  const source: Readable = decoder ? pipeline(response, decoder, () => {}) : response;
+  source.setEncoding('utf8');
+  let text = '';
+  try {
+    for await (const chunk of source) text += chunk as string;
+  } catch (error) {
+    if (coding === undefined || responseFailed) throw error;
+    throw undecodable(response, coding, error);
+  }
+  return text;
+}
+
+function undecodable(response: IncomingMessage, coding: string, error: unknown): BodyDecodeError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new BodyDecodeError(response.statusCode ?? 0, `undecodable ${coding} body: ${reason}`, {
+    cause: error,
+  });
 }
 
 /** `Content-Encoding` as a list of codings, lower case, `identity` left out. */

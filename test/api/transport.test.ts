@@ -49,6 +49,11 @@ const routes: Record<string, Route> = {
     const whole = gzipSync(BODY);
     res.writeHead(200, { 'content-encoding': 'gzip' }).end(whole.subarray(0, whole.length - 8));
   },
+  '/hang-gzip': (_, res) => {
+    const whole = gzipSync(BODY);
+    res.writeHead(200, { 'content-encoding': 'gzip' });
+    res.write(whole.subarray(0, 20));
+  },
   '/empty-gzip-204': (_, res) => res.writeHead(204, { 'content-encoding': 'gzip' }).end(),
   '/unknown-coding': (_, res) => res.writeHead(200, { 'content-encoding': 'zstd' }).end('x'),
   '/v1/billing/payments/online': (_, res) =>
@@ -119,6 +124,12 @@ describe('nodeHttpGet', () => {
 
   it('rejects when the signal aborts while the body is still coming', async () => {
     await expect(get('/hang-body', AbortSignal.timeout(200))).rejects.toThrow();
+  });
+
+  it('rejects as aborted, not as a bad body, when a compressed body stops coming', async () => {
+    const error = await get('/hang-gzip', AbortSignal.timeout(200)).catch((caught) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(BodyDecodeError);
   });
 
   it('rejects an already aborted signal without sending', async () => {
