@@ -5,6 +5,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { createPollerHandler, type PollerWiring } from '../functions/handler';
+import { POLLER_NODE_OPTIONS } from '../infra/poller';
 import { readConfigData } from '../shared/config/load';
 import type { Config, SourceName } from '../shared/config/types';
 import { validateConfig } from '../shared/config/validate';
@@ -384,6 +385,8 @@ export async function measureCold(
     TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // As deployed (the bundles carry their source map beside them).
+    NODE_OPTIONS: POLLER_NODE_OPTIONS,
   };
   const times: number[] = [];
   const imports: number[] = [];

@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
+import { POLLER_NODE_OPTIONS } from '../infra/poller';
 import { bodyText, PAYMENTS_COUNT } from './processing';
+import { benchConfigData } from './rules';
 
 export interface MemoryFigure {
   readonly body: string;
@@ -41,7 +43,10 @@ function bundleChild(directory: string): string {
     format: 'esm',
     target: 'node22',
     logLevel: 'error',
-    // yaml (the bench's rules) is CommonJS and requires node built-ins.
+    // With its map beside it, as the pollers' bundles (read under POLLER_NODE_OPTIONS).
+    sourcemap: true,
+    sourcesContent: false,
+    // As the Lambda bundles: some CommonJS dependencies require node built-ins.
     banner: {
       js: "import { createRequire } from 'node:module';const require=createRequire(import.meta.url);",
     },
@@ -69,9 +74,11 @@ function childRss(
 export function measureMemory(directory: string, nowMs: number, zone: string): MemoryFigure {
   const file = join(directory, 'payments-100k.json');
   writeFileSync(file, bodyText('payments', PAYMENTS_COUNT, nowMs, zone));
+  const rules = join(directory, 'bench-rules.json');
+  writeFileSync(rules, JSON.stringify(benchConfigData()));
   const script = bundleChild(directory);
-  const args = ['--body', file, String(nowMs)];
-  const flags = lambdaHeapFlags(256);
+  const args = ['--body', file, String(nowMs), rules];
+  const flags = [...lambdaHeapFlags(256), POLLER_NODE_OPTIONS];
   return {
     body: '100k payments',
     peakRssMb: Math.round(childRss(script, args)),

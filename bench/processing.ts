@@ -1,9 +1,7 @@
 import type { Config, SourceName } from '../shared/config/types';
-import { evaluate } from '../shared/engine/evaluate';
 import type { SourceState } from '../shared/engine/types';
-import { usedFields } from '../shared/engine/used-fields';
-import { parseRecords } from '../shared/records/parse';
 import { generateLiveCalls, generatePayments } from '../simulator/generate';
+import { evaluateBatch, readBody } from './pipeline';
 import { median, round, timeMs } from './stats';
 
 export const PAYMENTS_COUNT = 100_000;
@@ -30,30 +28,6 @@ export function bodyText(source: SourceName, count: number, nowMs: number, zone:
       ? generatePayments(count, SEED, nowMs, zone)
       : generateLiveCalls(count, SEED, nowMs, zone);
   return JSON.stringify(records);
-}
-
-/** The records of one answer, as the client reads them: only the fields something reads. */
-export function readBody(config: Config, source: SourceName, text: string) {
-  return parseRecords(source, JSON.parse(text), config.timezone, {
-    fields: usedFields(config, source),
-  });
-}
-
-/** The rules over one answer's records, as the runner runs them after a fetch. */
-export function evaluateBatch(
-  config: Config,
-  source: SourceName,
-  batch: ReturnType<typeof readBody>,
-  nowMs: number,
-  previous?: SourceState,
-) {
-  return evaluate(
-    config,
-    source,
-    { ok: true, records: batch.records, skipped: batch.skipped },
-    nowMs,
-    previous,
-  );
 }
 
 /** What one poll of `text` costs the poller: parse, read every record, run every rule. */

@@ -41,7 +41,10 @@ function repeatedIdentities(records: readonly ApiRecord[]): Repeats {
     const key = (records[index] as ApiRecord).key;
     const size = seen.size;
     seen.add(key);
-    if (seen.size === size) (repeated ??= new Set()).add(key);
+    if (seen.size === size) {
+      repeated ??= new Set();
+      repeated.add(key);
+    }
   }
   if (repeated === undefined) return undefined;
   const repeats = new Uint8Array(records.length);

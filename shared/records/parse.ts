@@ -5,7 +5,7 @@ import { fastPayment } from './fast-payment';
 import type { FieldKind } from './fields';
 import { type FieldReader, fieldReader } from './reader';
 import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
-import type { ApiRecord, FieldValue, ParsedBatch } from './types';
+import type { ApiRecord, ParsedBatch } from './types';
 
 /** How many skip reasons a batch keeps for logs; the count is always exact. */
 export const MAX_SKIP_REASONS = 10;
