@@ -85,7 +85,8 @@ function computeOffset(epochMs: number, zone: string): number {
   return wall - (epochMs - (((epochMs % 1000) + 1000) % 1000));
 }
 
-function cacheFor(caches: Map<string, Map<number, number>>, zone: string): Map<number, number> {
+/** The zone's own cache in `caches`, made on first use and emptied past `CACHE_LIMIT` entries. */
+export function cacheFor<K, V>(caches: Map<string, Map<K, V>>, zone: string): Map<K, V> {
   let cache = caches.get(zone);
   if (!cache) {
     cache = new Map();

@@ -1,4 +1,4 @@
-import { assertTimeZone, CACHE_LIMIT, DAY_MS, resolveLocal, zoneOffsetMs } from './offsets';
+import { assertTimeZone, cacheFor, DAY_MS, resolveLocal, zoneOffsetMs } from './offsets';
 
 /**
  * The API's wall-clock timestamps in a configured IANA zone: reading both `created_at` shapes,
@@ -77,13 +77,7 @@ const TIME_SHAPE = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
 const dayCache = new Map<string, Map<string, LocalDay | null>>();
 
 function readDay(text: string, zone: string): LocalDay | undefined {
-  let cache = dayCache.get(zone);
-  if (!cache) {
-    cache = new Map();
-    dayCache.set(zone, cache);
-  } else if (cache.size > CACHE_LIMIT) {
-    cache.clear();
-  }
+  const cache = cacheFor(dayCache, zone);
   let day = cache.get(text);
   if (day === undefined) {
     day = computeDay(text, zone);
@@ -127,13 +121,7 @@ function localDay(year: number, month: number, date: number, zone: string): Loca
 const numericDayCache = new Map<string, Map<number, LocalDay | null>>();
 
 function dayByNumber(year: number, month: number, date: number, zone: string): LocalDay | null {
-  let cache = numericDayCache.get(zone);
-  if (!cache) {
-    cache = new Map();
-    numericDayCache.set(zone, cache);
-  } else if (cache.size > CACHE_LIMIT) {
-    cache.clear();
-  }
+  const cache = cacheFor(numericDayCache, zone);
   const key = year * 10_000 + month * 100 + date;
   let day = cache.get(key);
   if (day === undefined) {

@@ -165,6 +165,21 @@ describe('TelephonyClient over nodeHttpGet', () => {
       maxAttempts: 1,
     });
 
+  /** What a live calls request gets from a one-off server answering with `route`. */
+  async function liveCallsFrom(route: Route): Promise<unknown> {
+    const server = createServer(route);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      return await client(`http://127.0.0.1:${port}`)
+        .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+        .catch((caught: unknown) => caught);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
   it('names the system error of a refused connection', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -185,20 +200,11 @@ describe('TelephonyClient over nodeHttpGet', () => {
   });
 
   it('reports a body that does not decode as a body error with its status', async () => {
-    const broken = createServer((_, res) =>
+    const error = await liveCallsFrom((_, res) =>
       res.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip'),
     );
-    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (broken.address() as AddressInfo).port;
-      const error = await client(`http://127.0.0.1:${port}`)
-        .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ApiBodyError);
-      expect((error as ApiBodyError).status).toBe(200);
-    } finally {
-      await new Promise((resolve) => broken.close(resolve));
-    }
+    expect(error).toBeInstanceOf(ApiBodyError);
+    expect((error as ApiBodyError).status).toBe(200);
   });
 
   it('reads Retry-After from a 429', async () => {
@@ -210,20 +216,10 @@ describe('TelephonyClient over nodeHttpGet', () => {
   });
 
   it('times out a body that stops coming', async () => {
-    const hanging = createServer((_, res) => {
+    const error = await liveCallsFrom((_, res) => {
       res.writeHead(200);
       res.write('[');
     });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (hanging.address() as AddressInfo).port;
-      const error = await client(`http://127.0.0.1:${port}`)
-        .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ApiTimeoutError);
-    } finally {
-      hanging.closeAllConnections();
-      await new Promise((resolve) => hanging.close(resolve));
-    }
+    expect(error).toBeInstanceOf(ApiTimeoutError);
   });
 });
