@@ -18,6 +18,8 @@ export interface ProcessingFigure {
   readonly jsonParseMs: number;
   readonly pipelineMs: number;
   readonly ratio: number;
+  /** The ratios of single runs (a pipeline over the bare parse just before it): `low-high`. */
+  readonly ratioRange: string;
   readonly notifications: number;
 }
 
@@ -85,6 +87,13 @@ export function measureProcessing(
     jsonParseMs: round(jsonParseMs),
     pipelineMs: round(pipelineMs),
     ratio: round(pipelineMs / jsonParseMs),
+    ratioRange: ratioRange(parseTimes, pipelineTimes),
     notifications,
   };
+}
+
+/** Each run's ratio (the two timings were taken back to back), lowest and highest. */
+function ratioRange(parseTimes: readonly number[], pipelineTimes: readonly number[]) {
+  const ratios = pipelineTimes.map((ms, run) => ms / (parseTimes[run] ?? Number.NaN));
+  return `${round(Math.min(...ratios))}-${round(Math.max(...ratios))}`;
 }
