@@ -117,8 +117,9 @@ export class ApiQueryError extends ApiError {
 }
 
 /**
- * The transport could not decode a body it received whole (an unknown or corrupt content
- * encoding): the answer came, so it is the body that is wrong, not the network.
+ * The transport could not decode a successful answer's body (an unknown or corrupt content
+ * encoding, found as it streamed in or once whole): the answer came, so it is the body that is
+ * wrong, not the network. An error answer's undecodable body is read as empty instead.
  */
 export class BodyDecodeError extends Error {
   readonly status: number;

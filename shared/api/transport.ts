@@ -60,7 +60,12 @@ export const nodeHttpGet: HttpGet = async (url, headers, signal) => {
   const onAbort = () => response.destroy(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const text = await readText(response);
+    const text = await readText(response).catch((error: unknown) => {
+      // An error answer's body only ever adds a message: one that does not decode must not
+      // hide the status (a 401 still invalidates the token, a 503 is still retried).
+      if (error instanceof BodyDecodeError && !isSuccess(error.status)) return '';
+      throw error;
+    });
     signal.throwIfAborted();
     const { headers: received } = response;
     return {
@@ -138,6 +143,10 @@ function undecodable(response: IncomingMessage, coding: string, error: unknown):
   return new BodyDecodeError(response.statusCode ?? 0, `undecodable ${coding} body: ${reason}`, {
     cause: error,
   });
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
 /** `Content-Encoding` as a list of codings, lower case, `identity` left out. */

@@ -6,6 +6,7 @@ import { TelephonyClient } from '../../shared/api/client';
 import {
   ApiAuthError,
   ApiBodyError,
+  ApiHttpError,
   ApiNetworkError,
   ApiRateLimitError,
   ApiTimeoutError,
@@ -205,6 +206,20 @@ describe('TelephonyClient over nodeHttpGet', () => {
     );
     expect(error).toBeInstanceOf(ApiBodyError);
     expect((error as ApiBodyError).status).toBe(200);
+  });
+
+  it.each([
+    [401, ApiAuthError],
+    [429, ApiRateLimitError],
+    [503, ApiHttpError],
+  ])('keeps the meaning of a %i whose body does not decode', async (status, kind) => {
+    const error = await liveCallsFrom((_, res) =>
+      res
+        .writeHead(status, { 'content-encoding': 'gzip', 'retry-after': '1' })
+        .end('not gzip at all'),
+    );
+    expect(error).toBeInstanceOf(kind);
+    expect((error as ApiHttpError).status).toBe(status);
   });
 
   it('reads Retry-After from a 429', async () => {
