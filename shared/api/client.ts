@@ -8,7 +8,7 @@ import {
   ApiNetworkError,
   ApiRateLimitError,
   ApiTimeoutError,
-  BodyDecodeError,
+  UnreadableBodyError,
 } from './errors';
 import { fail, interpretAnswer, type Outcome } from './response';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './retry';
@@ -185,7 +185,7 @@ export class TelephonyClient {
       outcome = fail(new ApiAuthError({ ...failure, reason: 'the token is empty' }));
     } else {
       const answer = await this.#send(url, token, signal).catch((error: unknown) => {
-        if (error instanceof BodyDecodeError) {
+        if (error instanceof UnreadableBodyError) {
           status = error.status;
           const reason = this.#redact(error.message).slice(0, MAX_REASON);
           return fail(

@@ -121,12 +121,12 @@ export class ApiQueryError extends ApiError {
  * encoding, found as it streamed in or once whole): the answer came, so it is the body that is
  * wrong, not the network. An error answer's undecodable body is read as empty instead.
  */
-export class BodyDecodeError extends Error {
+export class UnreadableBodyError extends Error {
   readonly status: number;
 
   constructor(status: number, message: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'BodyDecodeError';
+    this.name = 'UnreadableBodyError';
     this.status = status;
   }
 }

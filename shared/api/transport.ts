@@ -10,7 +10,7 @@ import {
   inflateRawSync,
   inflateSync,
 } from 'node:zlib';
-import { BodyDecodeError } from './errors';
+import { UnreadableBodyError } from './errors';
 
 /** One complete HTTP answer: status, headers by lower-case name, the body as text. */
 export interface HttpAnswer {
@@ -40,10 +40,27 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
 const BOM = '\uFEFF';
 
 /**
- * `HttpGet` on node:http and node:https (the default): asks for a compressed body and decodes
- * it, reads the body as UTF-8 (a byte-order mark dropped, as `fetch` does).
+ * The longest answer read, in characters of decoded text: 100,000 payments are about 20
+ * million. A longer one (or a compression bomb) fails as an unreadable body with a clear
+ * reason instead of running a 256 MB function out of memory.
  */
-export const nodeHttpGet: HttpGet = async (url, headers, signal) => {
+export const MAX_BODY_LENGTH = 48 * 1024 * 1024;
+
+/**
+ * `HttpGet` on node:http and node:https: asks for a compressed body and decodes it, reads the
+ * body as UTF-8 (a byte-order mark dropped, as `fetch` does), at most `maxBodyLength`
+ * characters of it.
+ */
+export function createNodeHttpGet(maxBodyLength = MAX_BODY_LENGTH): HttpGet {
+  return (url, headers, signal) => get(url, headers, signal, maxBodyLength);
+}
+
+async function get(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+  maxBodyLength: number,
+): Promise<HttpAnswer> {
   modules ??= { http: load('node:http'), https: load('node:https') };
   const transport = url.startsWith('https:') ? modules.https : modules.http;
   signal.throwIfAborted();
@@ -60,10 +77,10 @@ export const nodeHttpGet: HttpGet = async (url, headers, signal) => {
   const onAbort = () => response.destroy(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const text = await readText(response).catch((error: unknown) => {
+    const text = await readText(response, maxBodyLength).catch((error: unknown) => {
       // An error answer's body only ever adds a message: one that does not decode must not
       // hide the status (a 401 still invalidates the token, a 503 is still retried).
-      if (error instanceof BodyDecodeError && !isSuccess(error.status)) return '';
+      if (error instanceof UnreadableBodyError && !isSuccess(error.status)) return '';
       throw error;
     });
     signal.throwIfAborted();
@@ -79,7 +96,10 @@ export const nodeHttpGet: HttpGet = async (url, headers, signal) => {
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-};
+}
+
+/** `HttpGet` on node:http and node:https, the client's default (see `createNodeHttpGet`). */
+export const nodeHttpGet: HttpGet = createNodeHttpGet();
 
 /**
  * The body as text, decoded as it arrives where it can be (plain, gzip or brotli), so the text
@@ -87,15 +107,23 @@ export const nodeHttpGet: HttpGet = async (url, headers, signal) => {
  * for a 20 MB answer in 256 MB. Deflate (with or without its zlib header, told apart by its
  * first bytes) and stacked codings are collected compressed and decoded once whole.
  */
-async function readText(response: IncomingMessage): Promise<string> {
+async function readText(response: IncomingMessage, maxLength: number): Promise<string> {
   const codings = contentCodings(response.headers['content-encoding']);
-  if (codings.length === 0) return streamText(response);
+  if (codings.length === 0) return streamText(response, maxLength);
   const [only] = codings;
   if (codings.length === 1 && only !== undefined && STREAMED.has(only)) {
-    return streamText(response, only);
+    return streamText(response, maxLength, only);
   }
+  // Bytes bound the characters from above (UTF-8 takes 1 to 3 bytes a UTF-16 unit): checked
+  // on the bytes first, so nothing much past the bound is ever held, then on the text.
+  const maxBytes = maxLength * 3;
   const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
+  let collected = 0;
+  for await (const chunk of response) {
+    collected += (chunk as Buffer).length;
+    if (collected > maxBytes) throw tooLong(response, maxLength);
+    chunks.push(chunk as Buffer);
+  }
   let body: Buffer = Buffer.concat(chunks);
   chunks.length = 0;
   // Codings apply in the order listed, so they come off last first. An empty body (a 401 or
@@ -103,12 +131,17 @@ async function readText(response: IncomingMessage): Promise<string> {
   for (const coding of codings.reverse()) {
     if (body.length === 0) break;
     try {
-      body = decode(coding, body);
+      body = decode(coding, body, maxBytes);
     } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw tooLong(response, maxLength);
+      }
       throw undecodable(response, coding, error);
     }
   }
-  return body.toString('utf8');
+  const text = body.toString('utf8');
+  if (text.length > maxLength) throw tooLong(response, maxLength);
+  return text;
 }
 
 /** Codings decoded as the body streams in (leniently, as fetch does: a body cut short decodes as far as it goes). */
@@ -118,7 +151,11 @@ const STREAMED: ReadonlyMap<string, () => Transform> = new Map([
   ['br', () => createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH })],
 ]);
 
-async function streamText(response: IncomingMessage, coding?: string): Promise<string> {
+async function streamText(
+  response: IncomingMessage,
+  maxLength: number,
+  coding?: string,
+): Promise<string> {
   const decoder = coding === undefined ? undefined : STREAMED.get(coding)?.();
   // A failure of the response itself (reset, abort) is the network's and propagates as is;
   // one of the decoder alone is the body's.
@@ -130,19 +167,43 @@ async function streamText(response: IncomingMessage, coding?: string): Promise<s
   source.setEncoding('utf8');
   let text = '';
   try {
-    for await (const chunk of source) text += chunk as string;
+    for await (const chunk of source) {
+      text += chunk as string;
+      if (text.length > maxLength) {
+        source.destroy();
+        response.destroy();
+        throw tooLong(response, maxLength);
+      }
+    }
   } catch (error) {
-    if (coding === undefined || responseFailed) throw error;
+    if (error instanceof UnreadableBodyError || coding === undefined || responseFailed) {
+      throw error;
+    }
     throw undecodable(response, coding, error);
   }
   return text;
 }
 
-function undecodable(response: IncomingMessage, coding: string, error: unknown): BodyDecodeError {
+function tooLong(response: IncomingMessage, maxLength: number): UnreadableBodyError {
+  return new UnreadableBodyError(
+    response.statusCode ?? 0,
+    `answer longer than ${maxLength} characters (telealert reads at most that much)`,
+  );
+}
+
+function undecodable(
+  response: IncomingMessage,
+  coding: string,
+  error: unknown,
+): UnreadableBodyError {
   const reason = error instanceof Error ? error.message : String(error);
-  return new BodyDecodeError(response.statusCode ?? 0, `undecodable ${coding} body: ${reason}`, {
-    cause: error,
-  });
+  return new UnreadableBodyError(
+    response.statusCode ?? 0,
+    `undecodable ${coding} body: ${reason}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 function isSuccess(status: number): boolean {
@@ -162,18 +223,18 @@ function contentCodings(header: string | undefined): string[] {
  * One coding off, leniently as fetch does (a body cut short decodes as far as it goes): gzip,
  * deflate with or without its zlib header (servers send both), brotli.
  */
-function decode(coding: string, body: Buffer): Buffer {
+function decode(coding: string, body: Buffer, maxOutputLength: number): Buffer {
+  const lenient = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength };
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
-      return gunzipSync(body, { finishFlush: constants.Z_SYNC_FLUSH });
+      return gunzipSync(body, lenient);
     case 'deflate':
-      return hasZlibHeader(body)
-        ? inflateSync(body, { finishFlush: constants.Z_SYNC_FLUSH })
-        : inflateRawSync(body, { finishFlush: constants.Z_SYNC_FLUSH });
+      return hasZlibHeader(body) ? inflateSync(body, lenient) : inflateRawSync(body, lenient);
     case 'br':
       return brotliDecompressSync(body, {
         finishFlush: constants.BROTLI_OPERATION_FLUSH,
+        maxOutputLength,
       });
     default:
       throw new Error('unsupported content encoding');

@@ -10,9 +10,9 @@ import {
   ApiNetworkError,
   ApiRateLimitError,
   ApiTimeoutError,
-  BodyDecodeError,
+  UnreadableBodyError,
 } from '../../shared/api/errors';
-import { nodeHttpGet } from '../../shared/api/transport';
+import { createNodeHttpGet, nodeHttpGet } from '../../shared/api/transport';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 const BODY = JSON.stringify([{ id: 'p-1', note: 'Bücher für Ünal' }]);
@@ -130,7 +130,7 @@ describe('nodeHttpGet', () => {
   it('rejects as aborted, not as a bad body, when a compressed body stops coming', async () => {
     const error = await get('/hang-gzip', AbortSignal.timeout(200)).catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
-    expect(error).not.toBeInstanceOf(BodyDecodeError);
+    expect(error).not.toBeInstanceOf(UnreadableBodyError);
   });
 
   it('rejects an already aborted signal without sending', async () => {
@@ -141,10 +141,27 @@ describe('nodeHttpGet', () => {
 
   it('rejects a body that does not decode, keeping its status', async () => {
     const error = await get('/broken-gzip').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(BodyDecodeError);
-    expect((error as BodyDecodeError).status).toBe(200);
+    expect(error).toBeInstanceOf(UnreadableBodyError);
+    expect((error as UnreadableBodyError).status).toBe(200);
     await expect(get('/unknown-coding')).rejects.toThrow(/zstd/);
   });
+
+  it.each(['/plain', '/gzip', '/br', '/raw-deflate', '/stacked'])(
+    'refuses an answer longer than the bound (%s)',
+    async (path) => {
+      const short = createNodeHttpGet(BODY.length - 1);
+      const error = await short(`${base}${path}`, {}, AbortSignal.timeout(5_000)).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(UnreadableBodyError);
+      expect((error as Error).message).toMatch(/longer than/);
+      // At the bound itself it reads.
+      expect(
+        (await createNodeHttpGet(BODY.length)(`${base}${path}`, {}, AbortSignal.timeout(5_000)))
+          .text,
+      ).toBe(BODY);
+    },
+  );
 
   it('decodes a gzip body cut short as far as it goes, as fetch does', async () => {
     expect((await get('/truncated-gzip')).text).toBe(BODY);
