@@ -144,7 +144,8 @@ export function readIdentity(value: unknown): string | undefined {
   if (text === '') return undefined;
   // The API sends an id as a string in one answer and a number in the next: a JSON number
   // loses the trailing zeros of `"1763700259.430"`, so the string form drops them too and
-  // both name one call.
+  // both name one call. Only a trailing 0 can be dropped: most ids need no regex at all.
+  if (text.charCodeAt(text.length - 1) !== ZERO) return text;
   return DECIMAL_ID.test(text) ? text.replace(/\.?0+$/, '') : text;
 }
 
