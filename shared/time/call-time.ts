@@ -1,3 +1,5 @@
+import { twoDigits } from './digits';
+
 const CLOCK = /^(\d+):(\d{1,2})(?::(\d{1,2}))?$/;
 
 /**
@@ -40,12 +42,4 @@ function fixedClock(text: string): number | undefined {
   if (hours < 0 || minutes < 0 || seconds < 0) return undefined;
   if (minutes > 59 || seconds > 59) return undefined;
   return hours * 3600 + minutes * 60 + seconds;
-}
-
-/** The number of two decimal digits at `index`, or -1. */
-function twoDigits(text: string, index: number): number {
-  const tens = text.charCodeAt(index) - 48;
-  const units = text.charCodeAt(index + 1) - 48;
-  if (tens < 0 || tens > 9 || units < 0 || units > 9) return -1;
-  return tens * 10 + units;
 }

@@ -1,3 +1,4 @@
+import { fourDigits, twoDigits } from './digits';
 import { assertTimeZone, cacheFor, DAY_MS, resolveLocal, zoneOffsetMs } from './offsets';
 
 /**
@@ -153,12 +154,6 @@ function letterCode(text: string, at: number): number {
   return code;
 }
 
-function fourDigits(text: string, at: number): number {
-  const high = twoDigits(text, at);
-  const low = twoDigits(text, at + 2);
-  return high < 0 || low < 0 ? -1 : high * 100 + low;
-}
-
 /**
  * The two shapes the API sends, exactly as it sends them (`YYYY-MM-DD HH:MM:SS`,
  * `DD-Mon-YYYY HH:MM:SS`, a `T` allowed for the space), read by character codes with the day
@@ -217,12 +212,6 @@ function readTimeOfDay(value: string, start: number): number | undefined {
   const s = Number(match[3] ?? 0);
   if (h > 23 || m > 59 || s > 59) return undefined;
   return h * 3_600_000 + m * 60_000 + s * 1000 + Number((match[4] ?? '').padEnd(3, '0'));
-}
-
-function twoDigits(text: string, at: number): number {
-  const a = text.charCodeAt(at) - 48;
-  const b = text.charCodeAt(at + 1) - 48;
-  return a < 0 || a > 9 || b < 0 || b > 9 ? -1 : a * 10 + b;
 }
 
 /**
