@@ -6,11 +6,11 @@ import type { Config, SourceName } from '../shared/config/types';
 import { evaluate } from '../shared/engine/evaluate';
 import type { SourceState } from '../shared/engine/types';
 import { usedFields } from '../shared/engine/used-fields';
-import { parseRecords } from '../shared/records/parse';
+import { readBatch } from '../shared/records/parse';
 
 /** The records of one answer, as the client reads them: only the fields something reads. */
 export function readBody(config: Config, source: SourceName, text: string) {
-  return parseRecords(source, JSON.parse(text), config.timezone, {
+  return readBatch(source, JSON.parse(text), config.timezone, {
     fields: usedFields(config, source),
   });
 }

@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SourceName } from '../shared/config/types';
 import { METRIC_NAMES } from '../shared/observability/metrics';
-import type { ApiRecord } from '../shared/records/types';
+import type { RecordBatch } from '../shared/records/batch';
 import type { RunEvent, RunObserver } from '../shared/runner/types';
 
 /** The metric names the stack's alarms and dashboards read (ARCHITECTURE.md). */
@@ -103,11 +103,11 @@ export function createObserver(logger: Logger, metrics: Metrics, source: SourceN
     },
   };
 
-  function recordGauges(records: readonly ApiRecord[]) {
+  function recordGauges(records: RecordBatch) {
     if (source === 'live_calls') {
       const byState = new Map<string, number>();
-      for (const record of records) {
-        const state = String(record.fields.state ?? 'unknown').toLowerCase();
+      for (let index = 0; index < records.length; index += 1) {
+        const state = String(records.value(index, 'state') ?? 'unknown').toLowerCase();
         byState.set(state, (byState.get(state) ?? 0) + 1);
       }
       for (const [state, count] of byState) {
@@ -115,9 +115,10 @@ export function createObserver(logger: Logger, metrics: Metrics, source: SourceN
       }
       metrics.addMetric(METRIC.ringingCalls, MetricUnit.Count, byState.get('ringing') ?? 0);
     } else {
-      const pending = records.filter(
-        (r) => String(r.fields.status ?? '').toLowerCase() === 'pending',
-      ).length;
+      let pending = 0;
+      for (let index = 0; index < records.length; index += 1) {
+        if (String(records.value(index, 'status') ?? '').toLowerCase() === 'pending') pending += 1;
+      }
       metrics.addMetric(METRIC.pendingPayments, MetricUnit.Count, pending);
     }
   }

@@ -1,6 +1,6 @@
 import type { SourceName } from '../config/types';
 import { NotAnArrayError } from '../records/errors';
-import { parseRecords } from '../records/parse';
+import { readBatch } from '../records/parse';
 import type { ParsedBatch } from '../records/types';
 import {
   ApiAuthError,
@@ -107,7 +107,7 @@ function parseBody(status: number, text: string, context: AnswerContext): Outcom
   try {
     return {
       ok: true,
-      batch: parseRecords(
+      batch: readBatch(
         context.endpoint,
         body,
         context.zone,

@@ -1,5 +1,12 @@
 import type { Operator } from '../config/types';
-import { compareDecimal, type Decimal, formatDecimal, parseDecimal } from '../money/decimal';
+import {
+  compareDecimal,
+  type Decimal,
+  formatDecimal,
+  isShortPlainDecimal,
+  parseDecimal,
+  shortPlainDecimalValue,
+} from '../money/decimal';
 import type { FieldKind } from '../records/fields';
 import { canonicalPhone, isCanonicalPhone } from '../records/phone';
 import type { FieldValue } from '../records/types';
@@ -11,27 +18,8 @@ export type Comparison = -1 | 0 | 1 | undefined;
 /** One record value against one condition value, with everything about the latter precomputed. */
 type Comparator = (actual: string | number) => Comparison;
 
-/** Decimal digits a double tells apart exactly: plain decimals this long compare as doubles. */
-const SAFE_DECIMAL_LENGTH = 15;
-
 function sign(difference: number): -1 | 0 | 1 {
   return difference < 0 ? -1 : difference > 0 ? 1 : 0;
-}
-
-/** `-?D+(.D+)?` and short enough that `Number` keeps it exact relative to its neighbours. */
-function isShortPlainDecimal(text: string): boolean {
-  const length = text.length;
-  if (length === 0 || length > SAFE_DECIMAL_LENGTH) return false;
-  let index = text.charCodeAt(0) === 45 ? 1 : 0;
-  let digits = 0;
-  let dot = false;
-  for (; index < length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 46 && !dot && digits > 0) dot = true;
-    else if (code >= 48 && code <= 57) digits += 1;
-    else return false;
-  }
-  return digits > 0 && text.charCodeAt(length - 1) !== 46;
 }
 
 /**
@@ -89,12 +77,16 @@ export function moneyExpectation(decimal: Decimal): MoneyExpectation {
  * the common case is a float comparison; anything longer or unusual takes the BigInt path.
  */
 export function compareMoney(actual: string | number, expected: MoneyExpectation): Comparison {
+  // A number read from JSON is its shortest text, which a double comparison orders exactly
+  // against a short plain value (no two such decimals share a double, DBL_DIG 15).
+  if (typeof actual === 'number' && expected.fast) return sign(actual - expected.number);
   if (expected.canonical && typeof actual === 'string') {
     const result = compareCanonical(actual, expected.text);
     if (result !== undefined) return result;
   }
-  if (expected.fast && typeof actual === 'string' && isShortPlainDecimal(actual)) {
-    return sign(Number(actual) - expected.number);
+  if (expected.fast && typeof actual === 'string') {
+    const number = shortPlainDecimalValue(actual);
+    if (number !== undefined) return sign(number - expected.number);
   }
   const decimal = parseDecimal(actual);
   return decimal ? compareDecimal(decimal, expected.decimal) : undefined;

@@ -84,17 +84,25 @@ export function compileCondition(
   };
 }
 
-/** Relative cost of testing one value of a kind: numbers compare as is, phones canonicalise. */
+/**
+ * Relative cost of reading a field of a raw row and testing it, by kind: text is trimmed,
+ * numbers parsed, durations split, phones canonicalised, timestamps read in a time zone.
+ */
 const COST: Readonly<Record<FieldKind, number>> = {
-  number: 0,
-  duration: 0,
-  time: 0,
+  text: 0,
   direction: 0,
-  text: 1,
-  money: 2,
+  number: 1,
+  money: 1,
+  duration: 2,
   phone: 3,
   phones: 3,
+  time: 4,
 };
+
+/** What testing `field` costs: `age` reads the timestamp `created_at`. */
+function cost(field: string, kind: FieldKind): number {
+  return field === 'age' ? COST.time : COST[kind];
+}
 
 /**
  * A `where`'s conditions, cheapest test first: every condition must hold and none has side
@@ -103,7 +111,7 @@ const COST: Readonly<Record<FieldKind, number>> = {
 function cheapestFirst(source: SourceName, where: Readonly<Record<string, Condition>>) {
   return Object.entries(where)
     .map(([field, condition]) => ({ field, condition, kind: fieldKind(source, field) }))
-    .sort((a, b) => COST[a.kind] - COST[b.kind]);
+    .sort((a, b) => cost(a.field, a.kind) - cost(b.field, b.kind));
 }
 
 /**

@@ -1,5 +1,7 @@
-import type { Condition, Operator } from '../config/types';
-import type { FieldKind } from '../records/fields';
+import type { Condition, Operator, SourceName } from '../config/types';
+import { FIELDS, type FieldKind } from '../records/fields';
+import { INVALID } from '../records/normalise';
+import { type RowField, rowField } from '../records/reader';
 import {
   compareDirection,
   compareMoney,
@@ -120,18 +122,24 @@ function testSource(
   return `if (typeof v === 'object') { ${fallback} } else { ${scalar} }`;
 }
 
+/** Source that loads a condition's field into `v`, or runs `fail` when the record lacks it. */
+type LoadSource = (field: string, fail: string) => string;
+
+/** From a record `r` (its fields in `f`), as `generateWhere` reads. */
+const recordLoad: LoadSource = (field, fail) =>
+  field === 'age'
+    ? `v = r.createdAtMs; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`
+    : `v = f[${JSON.stringify(field)}]; if (v === undefined || v === '') ${fail}`;
+
 /** Source of one condition: load the field, absent never holds (`fail`), then test it. */
 function conditionSource(
   condition: PlannedCondition,
   index: number,
   constants: unknown[],
   fail = 'return false;',
+  load: LoadSource = recordLoad,
 ): string {
-  const load =
-    condition.field === 'age'
-      ? `v = r.createdAtMs; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`
-      : `v = f[${JSON.stringify(condition.field)}]; if (v === undefined || v === '') ${fail}`;
-  return `${load}\n  ${testSource(condition, index, constants, fail)}`;
+  return `${load(condition.field, fail)}\n  ${testSource(condition, index, constants, fail)}`;
 }
 
 /**
@@ -166,68 +174,158 @@ export function plannedOp(condition: Condition): Operator | 'any' {
   return condition.kind === 'equals' ? 'any' : condition.op;
 }
 
+/** The kind of a field a rule names; a name the catalogue does not know is read as text. */
+function fieldKind(source: SourceName, field: string): FieldKind {
+  return FIELDS[source][field] ?? 'text';
+}
+
 /** Rules one `generateScan` pass takes: their tracked flags are the bits of one small integer. */
 export const MAX_SCAN_RULES = 30;
 
-/** What a scan hands each rule's records to: the rule's collector. */
-export interface ScanSink<R> {
-  /** `index`: the record's position in `records`. */
-  add(record: R, matches: boolean, index: number): void;
+/** What a scan hands each rule's rows to: the rule's collector. */
+export interface ScanSink {
+  /** `index`: the row's position in the batch. */
+  add(index: number, matches: boolean): void;
+}
+
+/** A pass over raw API rows or over records: the scan generated for each reads differently. */
+export type ScanMode = 'raw' | 'records';
+
+/** The rows a scan walks (a `RecordBatch`'s `scanRows`). */
+export type ScanInput =
+  | {
+      /** Raw rows: each field normalised in the pass; what that cannot read, the record says. */
+      readonly mode: 'raw';
+      readonly zone: string;
+      readonly rows: readonly unknown[];
+      readonly keys: readonly string[];
+      /** The record's own value of `field` at row `index`. */
+      value(index: number, field: string): unknown;
+      /** The record's `createdAtMs` at row `index`. */
+      createdAtMs(index: number): number | undefined;
+    }
+  | {
+      readonly mode: 'records';
+      readonly rows: readonly {
+        readonly fields: Readonly<Record<string, unknown>>;
+        readonly createdAtMs?: number;
+      }[];
+      readonly keys: readonly string[];
+    };
+
+/** A generated pass: every rule of a source over one batch of rows. */
+export type Scan = (
+  input: ScanInput,
+  nowMs: number,
+  sinks: readonly ScanSink[],
+  tracked: ReadonlyMap<string, number> | undefined,
+) => void;
+
+/** Not yet read in this row (a field slot's value before its first load). */
+const UNREAD: unique symbol = Symbol('unread');
+
+/** The fields a scan of `plans` reads (`age` among them when a rule asks it). */
+export function scanFields(plans: readonly (readonly PlannedCondition[] | undefined)[]): string[] {
+  return [...new Set(plans.flatMap((plan) => plan?.map((condition) => condition.field) ?? []))];
 }
 
 /**
- * One pass over the records for every rule of a source, generated as a single function: each
+ * One pass over the rows for every rule of `source`, generated as a single function: each
  * rule's conditions inline in the loop (a labelled block per rule, left at the first condition
- * that fails), so no call is made per record and rule, and a field several rules read stays in
- * the cache. A record goes to a rule's sink when it matches, or when `tracked` flags its key
+ * that fails), so no call is made per row and rule. Each field is read at most once per row,
+ * into a slot of its own, and only when a rule reaches a condition on it. In `raw` mode rows
+ * are the API's own objects, each field normalised where it is read (`rowField`), so a row the
+ * rules reject costs no record; a field that reading cannot answer (`INVALID`) is the record's
+ * own value. A row goes to a rule's sink when it matches, or when `tracked` flags its identity
  * for that rule (bit `n` for rule `n`, so at most `MAX_SCAN_RULES` rules a pass: the rule's
- * instances must see it either way).
- * `undefined` in `plans`: a rule that can never match. Same answers as the rules' `where`
- * functions (property-tested).
+ * instances must see it either way). `undefined` in `plans`: a rule that can never match. Same
+ * answers as the rules' `where` functions over the rows' records (property-tested).
  */
-export function generateScan<
-  R extends { readonly key: string; readonly fields: object; readonly createdAtMs?: number },
->(
+export function generateScan(
   plans: readonly (readonly PlannedCondition[] | undefined)[],
-): (
-  records: readonly R[],
-  nowMs: number,
-  sinks: readonly ScanSink<R>[],
-  tracked: ReadonlyMap<string, number> | undefined,
-) => void {
+  mode: ScanMode,
+  source: SourceName,
+): Scan {
   if (plans.length > MAX_SCAN_RULES) {
     throw new RangeError(`a scan takes at most ${MAX_SCAN_RULES} rules, not ${plans.length}`);
   }
+  const fields = scanFields(plans);
+  const readers = fields.map((field) =>
+    rowField(
+      source,
+      field === 'age' ? 'created_at' : field,
+      fieldKind(source, field === 'age' ? 'created_at' : field),
+    ),
+  );
+  const load: LoadSource = (field, fail) => {
+    const index = fields.indexOf(field);
+    const x = `x${index}`;
+    const name = JSON.stringify(field);
+    let read: string;
+    if (mode === 'records') {
+      read = `if (${x} === U) ${x} = ${field === 'age' ? 'row.createdAtMs' : `row.fields[${name}]`};`;
+    } else {
+      const reader = readers[index] as RowField;
+      const argument = reader.wholeRow ? 'row' : `row[${JSON.stringify(reader.name)}]`;
+      const fallback = field === 'age' ? 'B.createdAtMs(i)' : `B.value(i, ${name})`;
+      read = `if (${x} === U) { ${x} = N${index}(${argument}, Z); if (${x} === I) ${x} = ${fallback}; }`;
+    }
+    return field === 'age'
+      ? `${read} v = ${x}; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`
+      : `${read} v = ${x}; if (v === undefined || v === '') ${fail}`;
+  };
   const constants: unknown[] = [];
   const tests: ValueTest[] = [];
   const rules = plans.map((plan, rule) => {
     const wanted = `(w & ${1 << rule}) !== 0`;
-    const deliver = `if (m || (${wanted})) s${rule}.add(r, m, i);`;
-    if (plan === undefined) return `if (${wanted}) s${rule}.add(r, false, i);`;
+    const deliver = `if (m || (${wanted})) s${rule}.add(i, m);`;
+    if (plan === undefined) return `if (${wanted}) s${rule}.add(i, false);`;
     const label = `rule${rule}`;
     const conditions = plan.map((condition) => {
       tests.push(compileValueTest(condition.kind, condition.op, condition.values));
-      return conditionSource(condition, tests.length - 1, constants, `break ${label};`);
+      return conditionSource(condition, tests.length - 1, constants, `break ${label};`, load);
     });
     return `m = false;\n    ${label}: {\n      ${conditions.join('\n      ')}\n      m = true;\n    }\n    ${deliver}`;
   });
+  const slots = fields.map((_, index) => index);
   const body = [
     "'use strict';",
-    'return function scan(records, nowMs, S, tracked) {',
+    'return function scan(rows, keys, B, Z, nowMs, S, tracked) {',
     ...plans.map((_, rule) => `  const s${rule} = S[${rule}];`),
     '  let v;',
     '  let c;',
     '  let m;',
-    '  for (let i = 0; i < records.length; i += 1) {',
-    '    const r = records[i];',
-    '    const f = r.fields;',
-    '    const w = tracked === undefined ? 0 : (tracked.get(r.key) ?? 0);',
+    '  for (let i = 0; i < rows.length; i += 1) {',
+    '    const row = rows[i];',
+    ...slots.map((index) => `    let x${index} = U;`),
+    '    const w = tracked === undefined ? 0 : (tracked.get(keys[i]) ?? 0);',
     ...rules.map((rule) => `    ${rule}`),
     '  }',
     '};',
   ].join('\n');
-  const factory = new Function(...HELPER_NAMES, 'T', 'K', body) as (
+  const normaliserNames = slots.map((index) => `N${index}`);
+  const factory = new Function(...HELPER_NAMES, 'T', 'K', 'U', 'I', ...normaliserNames, body) as (
     ...args: unknown[]
-  ) => ReturnType<typeof generateScan<R>>;
-  return factory(...HELPER_NAMES.map((name) => HELPERS[name]), tests, constants);
+  ) => (
+    rows: ScanInput['rows'],
+    keys: readonly string[],
+    input: ScanInput,
+    zone: string | undefined,
+    nowMs: number,
+    sinks: readonly ScanSink[],
+    tracked: ReadonlyMap<string, number> | undefined,
+  ) => void;
+  const scan = factory(
+    ...HELPER_NAMES.map((name) => HELPERS[name]),
+    tests,
+    constants,
+    UNREAD,
+    INVALID,
+    ...readers.map((reader) => reader.read),
+  );
+  return (input, nowMs, sinks, tracked) => {
+    if (input.mode !== mode) throw new TypeError(`a ${mode} scan cannot read ${input.mode} rows`);
+    const zone = input.mode === 'raw' ? input.zone : undefined;
+    scan(input.rows, input.keys, input, zone, nowMs, sinks, tracked);
+  };
 }

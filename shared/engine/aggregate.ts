@@ -9,7 +9,7 @@ import {
 } from '../conditions/compile';
 import type { PlannedCondition } from '../conditions/generate';
 import type { RuleConfig } from '../config/types';
-import { completeRecord } from '../records/parse';
+import { completeRecord } from '../records/record';
 import type { ApiRecord } from '../records/types';
 
 /** What one poll says about one alert instance of a rule. */
@@ -32,8 +32,8 @@ export interface Observation {
 }
 
 /**
- * A per-record observation whose context is built on first read only: 10,000 stuck payments
- * firing since an earlier run need none while no notification goes out.
+ * A per-record observation whose record is read and context built on first read only: 10,000
+ * stuck payments firing since an earlier run need neither while no notification goes out.
  */
 export class RecordObservation implements Observation {
   readonly key: string;
@@ -41,7 +41,7 @@ export class RecordObservation implements Observation {
   readonly holds: boolean;
   readonly createdAtMs?: number;
   readonly compactContext: boolean;
-  readonly #record: ApiRecord;
+  readonly #record: () => ApiRecord;
   readonly #nowMs: number;
   readonly #zone: string;
   #context: Readonly<Record<string, string>> | undefined;
@@ -50,7 +50,8 @@ export class RecordObservation implements Observation {
     key: string,
     labels: Readonly<Record<string, string>>,
     holds: boolean,
-    record: ApiRecord,
+    createdAtMs: number | undefined,
+    record: () => ApiRecord,
     nowMs: number,
     zone: string,
     compactContext: boolean,
@@ -58,7 +59,7 @@ export class RecordObservation implements Observation {
     this.key = key;
     this.labels = labels;
     this.holds = holds;
-    if (record.createdAtMs !== undefined) this.createdAtMs = record.createdAtMs;
+    if (createdAtMs !== undefined) this.createdAtMs = createdAtMs;
     this.compactContext = compactContext;
     this.#record = record;
     this.#nowMs = nowMs;
@@ -66,7 +67,7 @@ export class RecordObservation implements Observation {
   }
 
   get context(): Readonly<Record<string, string>> {
-    this.#context ??= recordContext(this.#record, this.#nowMs, this.#zone);
+    this.#context ??= recordContext(this.#record(), this.#nowMs, this.#zone);
     return this.#context;
   }
 }

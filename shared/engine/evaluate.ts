@@ -1,5 +1,6 @@
 import type { Config, RuleConfig, SourceName } from '../config/types';
-import type { ApiRecord, PollResult } from '../records/types';
+import type { RecordBatch } from '../records/batch';
+import type { PollResult } from '../records/types';
 import { aggregateContext, compileRule, type Observation } from './aggregate';
 import { healthAfterFailure, healthKey, healthTarget } from './health';
 import { step } from './lifecycle';
@@ -54,7 +55,7 @@ function prepareRule(
         tracked: existing.values(),
         compactContext: perRecordLog,
         ...(perRecordLog
-          ? { keep: (record: ApiRecord) => (record.createdAtMs ?? nowMs) >= lookbackStart }
+          ? { keep: (createdAtMs: number | undefined) => (createdAtMs ?? nowMs) >= lookbackStart }
           : {}),
       };
   return { rule, perRecordLog, existing, observed };
@@ -117,12 +118,12 @@ function before(a: string, b: string): boolean {
  * Keys strictly ascending or descending (the order an API lists a log in) cannot repeat: a
  * pass of comparisons instead of hashing 100,000 ids.
  */
-function monotonicKeys(records: readonly ApiRecord[]): boolean {
+function monotonicKeys(records: RecordBatch): boolean {
   let ascending = true;
   let descending = true;
   for (let index = 1; index < records.length && (ascending || descending); index += 1) {
-    const a = (records[index - 1] as ApiRecord).key;
-    const b = (records[index] as ApiRecord).key;
+    const a = records.key(index - 1);
+    const b = records.key(index);
     ascending &&= before(a, b);
     descending &&= before(b, a);
   }
@@ -130,11 +131,14 @@ function monotonicKeys(records: readonly ApiRecord[]): boolean {
 }
 
 /** Records of one poll, one per identity for payments (the planner may ask several windows). */
-function distinctPayments(records: readonly ApiRecord[]): readonly ApiRecord[] {
+function distinctPayments(records: RecordBatch): RecordBatch {
   if (monotonicKeys(records)) return records;
-  const byIdentity = new Map<string, ApiRecord>();
-  for (const record of records) byIdentity.set(record.key, record);
-  return [...byIdentity.values()];
+  // The last row of an identity, in the order identities first appear.
+  const byIdentity = new Map<string, number>();
+  for (let index = 0; index < records.length; index += 1) {
+    byIdentity.set(records.key(index), index);
+  }
+  return records.select([...byIdentity.values()]);
 }
 
 /**

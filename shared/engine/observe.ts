@@ -1,7 +1,13 @@
 import { fieldKind, type RecordPredicate } from '../conditions/compile';
-import { generateScan, MAX_SCAN_RULES } from '../conditions/generate';
+import {
+  generateScan,
+  MAX_SCAN_RULES,
+  type Scan,
+  type ScanMode,
+  scanFields,
+} from '../conditions/generate';
+import type { RecordBatch } from '../records/batch';
 import { IDENTITY_FIELD } from '../records/fields';
-import type { ApiRecord } from '../records/types';
 import {
   aggregateContext,
   type CompiledRule,
@@ -13,13 +19,13 @@ import { alertKey } from './state';
 
 const NONE: ReadonlySet<string> = new Set();
 
-/** What one rule does with each record of the pass, and what it saw at the end. */
+/** What one rule does with each row of the pass, and what it saw at the end. */
 interface Collector {
   readonly where: RecordPredicate;
-  /** Identities whose records it also wants when they do not match (tracked instances). */
+  /** Identities whose rows it also wants when they do not match (tracked instances). */
   readonly tracked: ReadonlySet<string>;
-  /** `index`: the record's position in the poll (see `Repeats`). */
-  add(record: ApiRecord, matches: boolean, index: number): void;
+  /** `index`: the row's position in the poll's batch. */
+  add(index: number, matches: boolean): void;
   observations(): Map<string, Observation>;
 }
 
@@ -34,11 +40,11 @@ type Repeats = Uint8Array | undefined;
  * The identities of a poll whose records may repeat one (live calls): one hash insert per
  * record, and a second look only at records whose identity turned out to repeat.
  */
-function repeatedIdentities(records: readonly ApiRecord[]): Repeats {
+function repeatedIdentities(records: RecordBatch): Repeats {
   const seen = new Set<string>();
   let repeated: Set<string> | undefined;
   for (let index = 0; index < records.length; index += 1) {
-    const key = (records[index] as ApiRecord).key;
+    const key = records.key(index);
     const size = seen.size;
     seen.add(key);
     if (seen.size === size) {
@@ -49,7 +55,7 @@ function repeatedIdentities(records: readonly ApiRecord[]): Repeats {
   if (repeated === undefined) return undefined;
   const repeats = new Uint8Array(records.length);
   for (let index = 0; index < records.length; index += 1) {
-    if (repeated.has((records[index] as ApiRecord).key)) repeats[index] = 1;
+    if (repeated.has(records.key(index))) repeats[index] = 1;
   }
   return repeats;
 }
@@ -57,8 +63,11 @@ function repeatedIdentities(records: readonly ApiRecord[]): Repeats {
 /** How one rule of the pass is observed. */
 export interface ObservedRule {
   readonly compiled: CompiledRule;
-  /** Per-record rules: records outside it are ignored (payments older than the lookback). */
-  readonly keep?: (record: ApiRecord) => boolean;
+  /**
+   * Per-record rules: records outside it, by `createdAtMs`, are ignored (payments older than
+   * the lookback).
+   */
+  readonly keep?: (createdAtMs: number | undefined) => boolean;
   /** Per-record rules: the rule's existing instances, by identity. */
   readonly tracked?: Iterable<{ readonly labels: Readonly<Record<string, string>> }>;
   /** Per-record rules: instances store no context (payments, a log). */
@@ -80,14 +89,16 @@ class PerRecordCollector implements Collector {
   readonly tracked: ReadonlySet<string>;
   readonly #identity: string;
   readonly #prefix: string;
-  readonly #keep: ((record: ApiRecord) => boolean) | undefined;
+  readonly #keep: ((createdAtMs: number | undefined) => boolean) | undefined;
+  readonly #records: RecordBatch;
   readonly #compactContext: boolean;
   readonly #nowMs: number;
   readonly #zone: string;
   readonly #observed = new Map<string, Observation>();
 
-  constructor(rule: ObservedRule, nowMs: number, zone: string) {
+  constructor(rule: ObservedRule, records: RecordBatch, nowMs: number, zone: string) {
     const { rule: config, where } = rule.compiled;
+    this.#records = records;
     this.where = where;
     this.#identity = IDENTITY_FIELD[config.source] ?? 'id';
     const tracked = new Set<string>();
@@ -104,19 +115,22 @@ class PerRecordCollector implements Collector {
     this.#zone = zone;
   }
 
-  add(record: ApiRecord, matches: boolean): void {
-    if (!matches && !this.tracked.has(record.key)) return;
-    if (this.#keep !== undefined && !this.#keep(record)) return;
-    const key = `${this.#prefix}${record.key}}`;
+  add(index: number, matches: boolean): void {
+    const records = this.#records;
+    const id = records.key(index);
+    if (!matches && !this.tracked.has(id)) return;
+    if (this.#keep !== undefined && !this.#keep(records.createdAtMs(index))) return;
+    const key = `${this.#prefix}${id}}`;
     const earlier = this.#observed.get(key);
     if (earlier && (earlier.holds || !matches)) return;
     this.#observed.set(
       key,
       new RecordObservation(
         key,
-        { [this.#identity]: record.key },
+        { [this.#identity]: id },
         matches,
-        record,
+        records.createdAtMs(index),
+        () => records.record(index),
         this.#nowMs,
         this.#zone,
         this.#compactContext,
@@ -152,9 +166,9 @@ interface Group {
   readonly ids: Identities;
 }
 
-/** A group label value: the record's display text of the field. */
-function labelOf(record: ApiRecord, field: string): string {
-  const value = record.fields[field];
+/** A group label value: the display text of the field of row `index`. */
+function labelOf(records: RecordBatch, index: number, field: string): string {
+  const value = records.value(index, field);
   if (value === undefined) return '';
   return Array.isArray(value) ? value.join(',') : String(value);
 }
@@ -183,9 +197,11 @@ class GroupCollector implements Collector {
   /** Label -> group of a one-field `groupBy`: a poll repeats a few labels many times. */
   readonly #groupOfLabel = new Map<string, string>();
   readonly #repeats: Repeats;
+  readonly #records: RecordBatch;
 
-  constructor(compiled: CompiledRule, repeats: Repeats) {
+  constructor(compiled: CompiledRule, records: RecordBatch, repeats: Repeats) {
     this.#compiled = compiled;
+    this.#records = records;
     this.#repeats = repeats;
     this.where = compiled.where;
     this.#folded = compiled.rule.groupBy.map(
@@ -197,11 +213,12 @@ class GroupCollector implements Collector {
     }
   }
 
-  add(record: ApiRecord, matches: boolean, index: number): void {
+  add(index: number, matches: boolean): void {
     if (!matches) return;
+    const records = this.#records;
     const repeats = this.#repeats !== undefined && this.#repeats[index] === 1;
     if (this.#single !== undefined) {
-      this.#single.ids.add(record.key, repeats);
+      this.#single.ids.add(records.key(index), repeats);
       return;
     }
     const { groupBy } = this.#compiled.rule;
@@ -210,7 +227,7 @@ class GroupCollector implements Collector {
     // whatever their text holds.
     let id = '';
     if (groupBy.length === 1) {
-      const label = labelOf(record, groupBy[0] as string);
+      const label = labelOf(records, index, groupBy[0] as string);
       let group = this.#groupOfLabel.get(label);
       if (group === undefined) {
         group = this.#folded[0] ? label.toLowerCase() : label;
@@ -218,9 +235,9 @@ class GroupCollector implements Collector {
       }
       id = group;
     } else {
-      groupBy.forEach((field, index) => {
-        const label = labelOf(record, field);
-        const group = this.#folded[index] ? label.toLowerCase() : label;
+      groupBy.forEach((field, position) => {
+        const label = labelOf(records, index, field);
+        const group = this.#folded[position] ? label.toLowerCase() : label;
         id += `${group.length}:${group}`;
       });
     }
@@ -229,13 +246,13 @@ class GroupCollector implements Collector {
       const labels: Record<string, string> = {};
       const canonical: Record<string, string> = {};
       for (const field of groupBy) {
-        labels[field] = labelOf(record, field);
+        labels[field] = labelOf(records, index, field);
         canonical[field] = groupOf(this.#compiled, field, labels[field]);
       }
       entry = { canonical, labels, ids: new Identities() };
       this.#groups.set(id, entry);
     }
-    entry.ids.add(record.key, repeats);
+    entry.ids.add(records.key(index), repeats);
   }
 
   observations(): Map<string, Observation> {
@@ -267,16 +284,18 @@ class TotalCollector implements Collector {
   readonly #compiled: CompiledRule;
   #matching = 0;
   readonly #ids: string[] = [];
+  readonly #records: RecordBatch;
 
-  constructor(compiled: CompiledRule) {
+  constructor(compiled: CompiledRule, records: RecordBatch) {
     this.#compiled = compiled;
+    this.#records = records;
     this.where = compiled.where;
   }
 
-  add(record: ApiRecord, matches: boolean): void {
+  add(index: number, matches: boolean): void {
     if (!matches) return;
     this.#matching += 1;
-    if (this.#ids.length < MAX_LISTED_IDS) this.#ids.push(record.key);
+    if (this.#ids.length < MAX_LISTED_IDS) this.#ids.push(this.#records.key(index));
   }
 
   observations(): Map<string, Observation> {
@@ -295,18 +314,19 @@ class TotalCollector implements Collector {
 
 function collector(
   rule: ObservedRule,
+  records: RecordBatch,
   nowMs: number,
   zone: string,
   repeats: () => Repeats,
 ): Collector {
   const { compiled } = rule;
-  if (compiled.rule.count === undefined) return new PerRecordCollector(rule, nowMs, zone);
+  if (compiled.rule.count === undefined) return new PerRecordCollector(rule, records, nowMs, zone);
   if (rule.distinct) {
     return compiled.rule.groupBy.length === 0
-      ? new TotalCollector(compiled)
-      : new GroupCollector(compiled, undefined);
+      ? new TotalCollector(compiled, records)
+      : new GroupCollector(compiled, records, undefined);
   }
-  return new GroupCollector(compiled, repeats());
+  return new GroupCollector(compiled, records, repeats());
 }
 
 /**
@@ -318,7 +338,7 @@ function collector(
  */
 export function observeAll(
   rules: readonly ObservedRule[],
-  records: readonly ApiRecord[],
+  records: RecordBatch,
   nowMs: number,
   zone: string,
   options: { readonly generated?: boolean } = {},
@@ -328,12 +348,13 @@ export function observeAll(
     repeats ??= { value: repeatedIdentities(records) };
     return repeats.value;
   };
-  const collectors = rules.map((rule) => collector(rule, nowMs, zone, repeated));
-  const scans = options.generated === false ? undefined : generatedScans(rules);
-  if (scans) {
-    scans.forEach((scan, chunk) => {
+  const collectors = rules.map((rule) => collector(rule, records, nowMs, zone, repeated));
+  const passes = options.generated === false ? undefined : generatedPasses(rules);
+  if (passes) {
+    passes.forEach((pass, chunk) => {
       const sinks = collectors.slice(chunk * SCAN_RULES, (chunk + 1) * SCAN_RULES);
-      scan(records, nowMs, sinks, trackedBy(sinks));
+      const rows = records.scanRows(pass.fields);
+      pass.scan(rows.mode)(rows, nowMs, sinks, trackedBy(sinks));
     });
   } else {
     // One lookup per record for every rule's tracked identities, not one per rule.
@@ -343,8 +364,6 @@ export function observeAll(
   }
   return collectors.map((sink) => sink.observations());
 }
-
-type Scan = ReturnType<typeof generateScan<ApiRecord>>;
 
 /**
  * Rules per generated pass: past a few dozen rules one function grows too large for V8 to
@@ -358,7 +377,33 @@ const SCAN_RULES = MAX_SCAN_RULES;
  * whole): the rules of a deployed config are compiled once (`compileRule` memoises), so each
  * poll reuses passes V8 has already optimised instead of generating and warming new ones.
  */
-const scanCache = new WeakMap<CompiledRule, { compiled: CompiledRule[]; scans: Scan[] }>();
+const scanCache = new WeakMap<CompiledRule, { compiled: CompiledRule[]; passes: Pass[] }>();
+
+/** One generated pass: the fields it reads, and its scan of raw rows or of records. */
+interface Pass {
+  readonly fields: readonly string[];
+  scan(mode: ScanMode): Scan;
+}
+
+/** A pass over `chunk`, each mode's scan generated on first use. */
+function pass(chunk: readonly CompiledRule[]): Pass {
+  const plans = chunk.map((rule) => rule.plan);
+  const source = chunk[0]?.rule.source ?? 'live_calls';
+  const scans = new Map<ScanMode, Scan>();
+  // Generated now, so a runtime that forbids code generation says so here.
+  scans.set('raw', generateScan(plans, 'raw', source));
+  return {
+    fields: scanFields(plans),
+    scan(mode) {
+      let scan = scans.get(mode);
+      if (scan === undefined) {
+        scan = generateScan(plans, mode, source);
+        scans.set(mode, scan);
+      }
+      return scan;
+    },
+  };
+}
 
 /**
  * Per tracked identity, a bit per rule of the pass that tracks it (bit `n` for the pass's rule
@@ -374,7 +419,7 @@ function trackedBy(collectors: readonly Collector[]): Map<string, number> | unde
   return flags.size > 0 ? flags : undefined;
 }
 
-function generatedScans(rules: readonly ObservedRule[]): Scan[] | undefined {
+function generatedPasses(rules: readonly ObservedRule[]): Pass[] | undefined {
   const compiled = rules.map((rule) => rule.compiled);
   const [first] = compiled;
   if (first === undefined) return [];
@@ -384,16 +429,15 @@ function generatedScans(rules: readonly ObservedRule[]): Scan[] | undefined {
     cached.compiled.length === compiled.length &&
     cached.compiled.every((rule, index) => rule === compiled[index])
   ) {
-    return cached.scans;
+    return cached.passes;
   }
   try {
-    const scans: Scan[] = [];
+    const passes: Pass[] = [];
     for (let start = 0; start < compiled.length; start += SCAN_RULES) {
-      const chunk = compiled.slice(start, start + SCAN_RULES);
-      scans.push(generateScan<ApiRecord>(chunk.map((rule) => rule.plan)));
+      passes.push(pass(compiled.slice(start, start + SCAN_RULES)));
     }
-    scanCache.set(first, { compiled, scans });
-    return scans;
+    scanCache.set(first, { compiled, passes });
+    return passes;
   } catch (error) {
     // Node started with --disallow-code-generation-from-strings: the loop answers the same.
     if (error instanceof EvalError) return undefined;
@@ -401,21 +445,22 @@ function generatedScans(rules: readonly ObservedRule[]): Scan[] | undefined {
   }
 }
 
+/** Every rule's `where` over every record: where code generation is disallowed. */
 function interpretedScan(
   collectors: readonly Collector[],
-  records: readonly ApiRecord[],
+  records: RecordBatch,
   nowMs: number,
   tracked: ReadonlySet<string>,
 ): void {
   const count = collectors.length;
   const anyTracked = tracked.size > 0;
   for (let index = 0; index < records.length; index += 1) {
-    const record = records[index] as ApiRecord;
+    const record = records.record(index);
     const wanted = anyTracked && tracked.has(record.key);
     for (let rule = 0; rule < count; rule += 1) {
       const sink = collectors[rule] as Collector;
       const matches = sink.where(record, nowMs);
-      if (matches || wanted) sink.add(record, matches, index);
+      if (matches || wanted) sink.add(index, matches);
     }
   }
 }

@@ -54,3 +54,53 @@ export function formatMoney(value: Decimal): string {
   const [whole, fraction = ''] = canonical.split('.');
   return `${whole}.${fraction.padEnd(2, '0')}`;
 }
+
+/** Decimal digits a double tells apart exactly: plain decimals this long compare as doubles. */
+const SAFE_DECIMAL_LENGTH = 15;
+
+/** `-?D+(.D+)?` and short enough that `Number` keeps it exact relative to its neighbours. */
+export function isShortPlainDecimal(text: string): boolean {
+  const length = text.length;
+  if (length === 0 || length > SAFE_DECIMAL_LENGTH) return false;
+  let index = text.charCodeAt(0) === 45 ? 1 : 0;
+  let digits = 0;
+  let dot = false;
+  for (; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 46 && !dot && digits > 0) dot = true;
+    else if (code >= 48 && code <= 57) digits += 1;
+    else return false;
+  }
+  return digits > 0 && text.charCodeAt(length - 1) !== 46;
+}
+
+/** Powers of ten a double holds exactly (up to 1e22). */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
+
+/**
+ * `Number(text)` for a short plain decimal (`isShortPlainDecimal`), read by character codes:
+ * its at most 15 digits are an exact integer, and one division by an exact power of ten rounds
+ * correctly, so the result is the same double. `undefined` for any other text.
+ */
+export function shortPlainDecimalValue(text: string): number | undefined {
+  const length = text.length;
+  if (length === 0 || length > SAFE_DECIMAL_LENGTH) return undefined;
+  const negative = text.charCodeAt(0) === 45;
+  let units = 0;
+  let digits = 0;
+  let dot = -1;
+  for (let index = negative ? 1 : 0; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) {
+      units = units * 10 + (code - 48);
+      digits += 1;
+    } else if (code === 46 && dot === -1 && digits > 0 && index < length - 1) {
+      dot = index;
+    } else {
+      return undefined;
+    }
+  }
+  if (digits === 0) return undefined;
+  const value = dot === -1 ? units : units / (POWERS_OF_TEN[length - 1 - dot] as number);
+  return negative ? -value : value;
+}

@@ -77,11 +77,15 @@ function isScalar(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-/** A text field: trimmed, case kept; numbers and booleans as their text. */
+/**
+ * A text field: trimmed, case kept; numbers and booleans as their text. A number JSON cannot
+ * write (NaN, Infinity) is unreadable, as the schema finds it.
+ */
 export function normaliseText(value: unknown): Normalised {
   if (typeof value === 'string') return value.trim();
   if (value === null || value === undefined) return undefined;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : INVALID;
+  if (typeof value === 'boolean') return String(value);
   return INVALID;
 }
 

@@ -1,4 +1,5 @@
 import type { SourceName } from '../config/types';
+import type { RecordBatch } from './batch';
 
 /**
  * A normalised field value. The kind of each field (see `fields.ts`) fixes which shape it has:
@@ -27,8 +28,17 @@ export interface ApiRecord {
   readonly partial?: true;
 }
 
-/** What a parser made of one response body. */
+/** What a parser made of one response body: its records read lazily (`readBatch`). */
 export interface ParsedBatch {
+  readonly records: RecordBatch;
+  /** Records that could not be understood and were left out. */
+  readonly skipped: number;
+  /** The first few reasons, for logs; never a token. */
+  readonly skipReasons: readonly string[];
+}
+
+/** What a parser made of one response body, every record read (`parseRecords`). */
+export interface ParsedRecords {
   readonly records: readonly ApiRecord[];
   /** Records that could not be understood and were left out. */
   readonly skipped: number;
@@ -45,5 +55,5 @@ export interface PollFailure {
 
 /** One poll of one source, the engine's input. */
 export type PollResult =
-  | { readonly ok: true; readonly records: readonly ApiRecord[]; readonly skipped: number }
+  | { readonly ok: true; readonly records: RecordBatch; readonly skipped: number }
   | { readonly ok: false; readonly error: PollFailure };

@@ -6,7 +6,8 @@ import type { Notification, SourceState } from '../engine/types';
 import { usedFields } from '../engine/used-fields';
 import { StateConflictError, TokenUnavailableError } from '../ports/errors';
 import type { PublishOutcome, StoredState } from '../ports/types';
-import type { ApiRecord, PollFailure, PollResult } from '../records/types';
+import { RecordBatch } from '../records/batch';
+import type { PollFailure, PollResult } from '../records/types';
 import type { RunEvent, RunOptions, RunSummary } from './types';
 
 const DEFAULT_OWED_GRACE_MS = 120_000;
@@ -231,31 +232,24 @@ async function pollOnce(
       type: 'poll',
       sample,
       atMs,
-      records: [],
+      records: RecordBatch.EMPTY,
       skipped: 0,
       skipReasons: [],
       failure: failed.failure,
     });
     return { ok: false, error: failed.failure };
   }
-  // De-duplicate across requests only: inside one answer, several rows of one call (a call
-  // ringing several agents) are all kept, so conditions on the agent still see every row.
-  const seen = new Set<string>();
-  const records: ApiRecord[] = [];
+  const batches: RecordBatch[] = [];
   let skipped = 0;
   const skipReasons: string[] = [];
   for (const result of results) {
     if (!result.ok) continue;
-    const keys = new Set<string>();
-    for (const record of result.batch.records) {
-      if (seen.has(record.key)) continue;
-      keys.add(record.key);
-      records.push(record);
-    }
-    for (const key of keys) seen.add(key);
+    batches.push(result.batch.records);
     skipped += result.batch.skipped;
     skipReasons.push(...result.batch.skipReasons);
   }
+  // De-duplicated across requests only (a pushed-down comparison asks for rows twice).
+  const records = RecordBatch.merge(batches);
   emit({ type: 'poll', sample, atMs, records, skipped, skipReasons: skipReasons.slice(0, 5) });
   return { ok: true, records, skipped };
 }

@@ -2,7 +2,8 @@ import type { ApiRequest, Endpoint } from '../api/types';
 import type { Config, SourceName } from '../config/types';
 import type { Notification } from '../engine/types';
 import type { Publisher, StateStore } from '../ports/types';
-import type { ApiRecord, ParsedBatch, PollFailure } from '../records/types';
+import type { RecordBatch } from '../records/batch';
+import type { ParsedBatch, PollFailure } from '../records/types';
 
 /** What the runner needs of `TelephonyClient` (kept structural so tests can fake it). */
 export interface PollClient {
@@ -26,7 +27,7 @@ export type RunEvent =
       readonly sample: number;
       readonly atMs: number;
       /** The merged, de-duplicated records of a successful poll (empty when it failed). */
-      readonly records: readonly ApiRecord[];
+      readonly records: RecordBatch;
       readonly skipped: number;
       readonly skipReasons: readonly string[];
       readonly failure?: PollFailure;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SOURCES, type SourceName } from '../config/types';
-import { parseRecords } from '../records/parse';
+import { readBatch } from '../records/parse';
 import type { PollFailure, PollResult } from '../records/types';
 import { parseApiTimestamp } from '../time/zone';
 import { TimelineError, type TimelineIssue } from './errors';
@@ -65,7 +65,7 @@ function describe(issue: z.core.$ZodIssue): string {
 /**
  * Reads a timeline (contract section 5): JSON Lines, one poll per line, in time order.
  * `at` is ISO-8601 with an offset, or offset-less wall-clock time read in `zone`; `records`
- * are raw API records, parsed by the same `parseRecords` as the poller; `error`
+ * are raw API records, read by the same `readBatch` as the poller; `error`
  * (`{status?, kind?, message?}`) records a failed poll. Blank lines are ignored.
  *
  * @throws TimelineError listing every bad line as `file:line: reason` (time going backwards
@@ -106,7 +106,7 @@ export function parseTimeline(text: string, fileName: string, zone: string): Tim
       entries.push({ atMs, source, poll: { ok: false, error: readFailure(error) } });
       return;
     }
-    const batch = parseRecords(source, records, zone);
+    const batch = readBatch(source, records, zone);
     entries.push({
       atMs,
       source,

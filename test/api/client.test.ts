@@ -74,7 +74,7 @@ describe('Class: TelephonyClient', () => {
     it('sends the accept and bearer headers and parses the records', async () => {
       const { client, calls, deadlineMs } = setup([json([payment])]);
       const batch = await client.payments({}, { deadlineMs });
-      expect(batch.records[0]?.fields.amount_paid).toBe('100.5');
+      expect(batch.records.record(0).fields.amount_paid).toBe('100.5');
       expect(calls[0]?.url).toBe('https://api.example.com/v1/billing/payments/online');
       const headers = new Headers(calls[0]?.init.headers);
       expect(headers.get('accept')).toBe('application/json');
@@ -85,7 +85,8 @@ describe('Class: TelephonyClient', () => {
     it('sends the live-call filters it is given', async () => {
       const { client, calls, deadlineMs } = setup([json([])]);
       const batch = await client.liveCalls({ did_number: '8000000001' }, { deadlineMs });
-      expect(batch).toEqual({ records: [], skipped: 0, skipReasons: [] });
+      expect(batch).toMatchObject({ skipped: 0, skipReasons: [] });
+      expect(batch.records.length).toBe(0);
       expect(calls[0]?.url).toBe('https://api.example.com/v1/live_calls?did_number=8000000001');
     });
 
@@ -149,7 +150,7 @@ describe('Class: TelephonyClient', () => {
     it('times out an attempt that never answers and retries it', async () => {
       const { client, calls, events, deadlineMs } = setup([hang, json([])], { timeoutMs: 20 });
       const batch = await client.liveCalls({}, { deadlineMs });
-      expect(batch.records).toEqual([]);
+      expect(batch.records.length).toBe(0);
       expect(calls).toHaveLength(2);
       expect(events.map((e) => e.outcome)).toEqual(['timeout', 'ok']);
     });

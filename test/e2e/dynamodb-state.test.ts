@@ -5,7 +5,7 @@ import { decodeState, MAX_STATE_ITEM_BYTES } from '../../functions/adapters/dyna
 import { loadConfigFile } from '../../shared/config/load';
 import { evaluate } from '../../shared/engine/evaluate';
 import { StateStoreError } from '../../shared/ports/errors';
-import { parseRecords } from '../../shared/records/parse';
+import { readBatch } from '../../shared/records/parse';
 import { formatApiDateTime } from '../../shared/time/zone';
 import { describeStateStoreContract } from '../ports/contract';
 import { sampleNotification, sampleState } from '../ports/fixtures';
@@ -96,7 +96,7 @@ describe('Class: DynamoStateStore', () => {
     const tableName = await freshTable();
     const store = new DynamoStateStore({ client, tableName, now: () => NOW });
     const config = loadConfigFile('telealert.yaml');
-    const batch = parseRecords('payments', largePayments(1400), config.timezone);
+    const batch = readBatch('payments', largePayments(1400), config.timezone);
     const { state, notifications } = evaluate(
       config,
       'payments',

@@ -5,6 +5,7 @@ import {
   type Operator,
   type RuleConfig,
 } from '../../shared/config/types';
+import { RecordBatch } from '../../shared/records/batch';
 import type { ApiRecord, FieldValue, PollResult } from '../../shared/records/types';
 
 export const ZONE = 'Asia/Kolkata';
@@ -97,7 +98,7 @@ export function payment(
 }
 
 export function ok(...records: ApiRecord[]): PollResult {
-  return { ok: true, records, skipped: 0 };
+  return { ok: true, records: RecordBatch.of(records), skipped: 0 };
 }
 
 export function failed(status = 500): PollResult {

@@ -4,7 +4,8 @@ import { compileWhereClosures } from '../../shared/conditions/compile';
 import { OPERATORS, type RuleConfig } from '../../shared/config/types';
 import { compileRule, type Observation } from '../../shared/engine/aggregate';
 import { observeAll } from '../../shared/engine/observe';
-import { parseRecords } from '../../shared/records/parse';
+import { RecordBatch } from '../../shared/records/batch';
+import { parseRecords, readBatch } from '../../shared/records/parse';
 import type { ApiRecord } from '../../shared/records/types';
 import { config, rule, T0, ZONE } from './fixtures';
 
@@ -64,7 +65,7 @@ describe('Function: observeAll', () => {
     const tracked = fc.subarray(['a', 'b', 'c', 'x']);
     fc.assert(
       fc.property(fc.array(liveCall, { maxLength: 12 }), tracked, (rows, ids) => {
-        const { records } = parseRecords('live_calls', rows, ZONE);
+        const { records } = readBatch('live_calls', rows, ZONE);
         const observed = (compiled: (r: RuleConfig) => ReturnType<typeof compileRule>) =>
           CONFIG.rules.map((r) => ({
             compiled: compiled(r),
@@ -78,7 +79,7 @@ describe('Function: observeAll', () => {
         );
         const interpreted = observeAll(
           observed(interpretedRule.bind(null, true)),
-          records,
+          RecordBatch.of(parseRecords('live_calls', rows, ZONE).records),
           T0,
           ZONE,
           { generated: false },
@@ -140,7 +141,7 @@ describe('Function: observeAll', () => {
           );
           const observations = observeAll(
             rules.map((r) => ({ compiled: compileRule(r, ZONE) })),
-            records,
+            RecordBatch.of(records),
             T0,
             ZONE,
           );
@@ -150,6 +151,85 @@ describe('Function: observeAll', () => {
             const holding = [...(observations[i]?.values() ?? [])].filter((o) => o.holds);
             expect(holding.map((o) => o.labels.id).sort()).toEqual(expected.sort());
           });
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('observes raw payment rows as their records, money read as numbers included', () => {
+    const amount = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: -5, max: 200_000 }).map((n) => n / 100),
+      fc.constantFrom('1500.00', '007.50', ' 99.50 ', '-0', '1e2', '100000.10', '1,500', 'x', ''),
+      fc.constantFrom(1e21, 1e-7, 123456789012345.6, 0.1 + 0.2, 0.3, 1500),
+    );
+    const text = fc.constantFrom('pending', 'PENDING ', 'success', 'Razorpay', '', null, 7);
+    const row = fc.record(
+      {
+        id: fc.constantFrom('1', '2', '3', 4, ' 5 ', '1.50', '1.5'),
+        amount_paid: amount,
+        amount_tax: amount,
+        status: text,
+        gateway: fc.oneof(text, fc.constant({})),
+        payment_gateway: fc.oneof(text, fc.constant([])),
+        payment_id: text,
+        created_at: fc.constantFrom('21-Nov-2026 09:59:00', '2026-11-21 08:00:00', 'soon', ''),
+      },
+      { requiredKeys: ['id'] },
+    );
+    const condition = fc.oneof(
+      fc
+        .tuple(fc.constantFrom(...OPERATORS), fc.constantFrom('100000.1', '99.5', '0', '-1', '1e2'))
+        .map(([op, v]) => `${op} ${v}`),
+      fc.constantFrom('1500', '0.3', '123456789012345.6', '0.30000000000000004', '1e21'),
+      // Longer than a double tells apart: equal to a nearby amount as doubles, not as decimals.
+      fc
+        .tuple(
+          fc.constantFrom(...OPERATORS),
+          fc.constantFrom('0.300000000000000001', '1500.0000000000001'),
+        )
+        .map(([op, v]) => `${op} ${v}`),
+      fc.constant(['99.5', '1500']),
+    );
+    const where = fc.record(
+      {
+        amount_paid: condition,
+        amount_tax: condition,
+        status: fc.constantFrom('pending', '<> success', ['pending', 'success']),
+        gateway: fc.constantFrom('razorpay', '<> razorpay'),
+        age: fc.constantFrom('> 5m', '< 1h'),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(where, { minLength: 1, maxLength: 4 }),
+        fc.array(row, { maxLength: 8 }),
+        fc.subarray(['1', '2', '4', '1.5']),
+        (wheres, rows, ids) => {
+          const rules = wheres.map((w, i) =>
+            rule({
+              name: `r${i}`,
+              source: 'payments',
+              where: w as Record<string, string>,
+              ...(i === 2 ? { count: '>= 1', groupBy: ['gateway'] } : {}),
+            }),
+          );
+          const observed = (closures: boolean) =>
+            rules.map((r) => ({
+              compiled: interpretedRule(closures, r),
+              ...(r.count ? {} : { tracked: ids.map((id) => ({ labels: { id } })) }),
+            }));
+          const raw = observeAll(
+            observed(false),
+            readBatch('payments', rows, ZONE).records,
+            T0,
+            ZONE,
+          );
+          const records = RecordBatch.of(parseRecords('payments', rows, ZONE).records);
+          const reference = observeAll(observed(true), records, T0, ZONE, { generated: false });
+          expect(brief(raw)).toEqual(brief(reference));
         },
       ),
       { numRuns: 3000 },
@@ -167,7 +247,7 @@ describe('Function: observeAll', () => {
     }));
     const observations = observeAll(
       rules.map((r) => ({ compiled: compileRule(r, ZONE) })),
-      records,
+      RecordBatch.of(records),
       T0,
       ZONE,
     );
@@ -186,7 +266,7 @@ describe('Function: observeAll', () => {
         const compiled = counted.rules.map((r) => compileRule(r, ZONE));
         const [all, byAgent] = observeAll(
           compiled.map((c) => ({ compiled: c })),
-          records,
+          readBatch('live_calls', rows, ZONE).records,
           T0,
           ZONE,
         );
@@ -228,7 +308,7 @@ describe('Function: observeAll', () => {
         compiled: compileRule(r, ZONE),
         tracked: [{ labels: { id: `t${i % 7}` } }],
       })),
-      records,
+      RecordBatch.of(records),
       T0,
       ZONE,
     );
@@ -241,7 +321,7 @@ describe('Function: observeAll', () => {
     const grouped = config([
       { name: 'g', where: {}, count: '>= 1', groupBy: ['agent_name', 'sip_domain'] },
     ]);
-    const { records } = parseRecords(
+    const { records } = readBatch(
       'live_calls',
       [
         { call_id: '1', agent_name: 'ab', sip_domain: 'c' },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SourceName } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
 import type { SourceState } from '../../shared/engine/types';
-import { parseRecords } from '../../shared/records/parse';
+import { readBatch } from '../../shared/records/parse';
 import type { PollResult } from '../../shared/records/types';
 import type { TimelineEntry } from '../../shared/timeline/parse';
 import { replayTimeline } from '../../shared/timeline/parse';
@@ -85,11 +85,7 @@ function timeline(steps: readonly StepValue[]): TimelineEntry[] {
     const poll: PollResult = s.failed
       ? { ok: false, error: { kind: 'http', status: 500, message: 'HTTP 500' } }
       : (() => {
-          const batch = parseRecords(
-            s.source,
-            s.source === 'live_calls' ? s.calls : s.payments,
-            ZONE,
-          );
+          const batch = readBatch(s.source, s.source === 'live_calls' ? s.calls : s.payments, ZONE);
           return { ok: true, records: batch.records, skipped: batch.skipped };
         })();
     return { atMs, source: s.source, poll };

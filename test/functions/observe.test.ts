@@ -2,6 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it } from 'vitest';
 import { createObserver } from '../../functions/observe';
+import { RecordBatch } from '../../shared/records/batch';
 import type { RunEvent } from '../../shared/runner/types';
 
 /** The metric names (and values) the observer has recorded so far on `metrics`. */
@@ -21,7 +22,7 @@ const polled: RunEvent = {
   type: 'poll',
   sample: 0,
   atMs: 0,
-  records: [],
+  records: RecordBatch.EMPTY,
   skipped: 0,
   skipReasons: [],
 };

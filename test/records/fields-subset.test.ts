@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { completeRecord, parseRecords } from '../../shared/records/parse';
+import { parseRecords } from '../../shared/records/parse';
+import { completeRecord } from '../../shared/records/record';
 import type { ApiRecord } from '../../shared/records/types';
 
 const ZONE = 'Asia/Kolkata';

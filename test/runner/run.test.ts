@@ -9,6 +9,7 @@ import {
 } from '../../shared/ports/errors';
 import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
 import type { Publisher, StateStore } from '../../shared/ports/types';
+import { RecordBatch } from '../../shared/records/batch';
 import type { ApiRecord, ParsedBatch } from '../../shared/records/types';
 import { runSource } from '../../shared/runner/run';
 import type { PollClient, RunEvent, RunOptions } from '../../shared/runner/types';
@@ -50,7 +51,7 @@ function fakeClient(
       calls.push({ atMs: clock.now(), request });
       const result = answer();
       if (result instanceof Error) throw result;
-      return { records: result, skipped: 0, skipReasons: [] };
+      return { records: RecordBatch.of(result), skipped: 0, skipReasons: [] };
     },
   };
 }

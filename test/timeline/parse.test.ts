@@ -31,8 +31,8 @@ describe('Function: parseTimeline', () => {
       Date.parse('2026-11-21T04:35:00Z'),
     ]);
     const [first, second, third] = entries;
-    expect(first?.poll.ok && first.poll.records[0]?.fields.did).toBe('+918000000001');
-    expect(first?.poll.ok && first.poll.records[0]?.createdAtMs).toBe(
+    expect(first?.poll.ok && first.poll.records.record(0).fields.did).toBe('+918000000001');
+    expect(first?.poll.ok && first.poll.records.record(0).createdAtMs).toBe(
       Date.parse('2026-11-21T04:29:00Z'),
     );
     expect(second?.poll).toEqual({

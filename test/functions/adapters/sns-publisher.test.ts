@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SnsPublisher, snsSubject } from '../../../functions/adapters/sns-publisher';
 import type { Notification } from '../../../shared/engine/types';
 import { MemoryStateStore } from '../../../shared/ports/memory';
+import { RecordBatch } from '../../../shared/records/batch';
 import { runSource } from '../../../shared/runner/run';
 import type { RunOptions } from '../../../shared/runner/types';
 import { call, config, MINUTE, T0 } from '../../engine/fixtures';
@@ -123,7 +124,11 @@ describe('Class: SnsPublisher', () => {
       ]),
       source: 'live_calls',
       client: {
-        request: async () => ({ records: [call('c1'), call('c2')], skipped: 0, skipReasons: [] }),
+        request: async () => ({
+          records: RecordBatch.of([call('c1'), call('c2')]),
+          skipped: 0,
+          skipReasons: [],
+        }),
       },
       store: new MemoryStateStore(),
       publisher: publisher(),

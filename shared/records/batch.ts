@@ -1,0 +1,181 @@
+import { INVALID, type Normalised } from './normalise';
+import { valueReader } from './reader';
+import { type RawRecord, type RecordPlan, readRow } from './record';
+import type { ApiRecord, FieldValue } from './types';
+
+/**
+ * What a generated scan walks (`ScanInput` in `shared/conditions/generate.ts`): the raw rows,
+ * or the records when a row's fields cannot all be read from the row (fields the plan left
+ * unread).
+ */
+export type ScanRows =
+  | {
+      readonly mode: 'raw';
+      readonly zone: string;
+      readonly rows: readonly unknown[];
+      readonly keys: readonly string[];
+      value(index: number, field: string): FieldValue | undefined;
+      createdAtMs(index: number): number | undefined;
+    }
+  | {
+      readonly mode: 'records';
+      readonly rows: readonly ApiRecord[];
+      readonly keys: readonly string[];
+    };
+
+/**
+ * The records of one poll, read lazily: a row's identity is read up front (the engine counts,
+ * tracks and de-duplicates by it), any other field only when a rule, a metric or a message
+ * reads it, and the whole record only for a row something keeps (an alert's instance, a
+ * notification). A 100k-payment answer of which a few hundred rows match costs a few hundred
+ * records, not 100k. `value(i, f)` is always what `record(i).fields[f]` holds.
+ *
+ * A batch either reads raw API rows (`readBatch`) or wraps records already read (`of`).
+ */
+export class RecordBatch {
+  readonly length: number;
+  /** Raw rows (with `#plan`) or records. */
+  readonly #rows: readonly unknown[];
+  readonly #keys: readonly string[];
+  readonly #plan: RecordPlan | undefined;
+  #records: (ApiRecord | undefined)[] | undefined;
+  #exact: Map<string, ((raw: RawRecord) => Normalised) | undefined> | undefined;
+
+  private constructor(rows: readonly unknown[], keys: readonly string[], plan?: RecordPlan) {
+    this.#rows = rows;
+    this.#keys = keys;
+    this.#plan = plan;
+    this.length = rows.length;
+  }
+
+  /** No rows. */
+  static readonly EMPTY: RecordBatch = new RecordBatch([], []);
+
+  /** A batch of records already read (tests, a merge of unlike batches). */
+  static of(records: readonly ApiRecord[]): RecordBatch {
+    return new RecordBatch(
+      records,
+      records.map((record) => record.key),
+    );
+  }
+
+  /**
+   * Raw rows read by `plan`, with their identities (`rowKey`): every row must be a plain
+   * object with an identity (the parser skips the others).
+   */
+  static ofRows(plan: RecordPlan, rows: readonly RawRecord[], keys: readonly string[]) {
+    return new RecordBatch(rows, keys, plan);
+  }
+
+  /**
+   * The rows of several answers to one poll, de-duplicated across answers only: a row whose
+   * identity an earlier answer had is left out, while rows of one identity inside one answer
+   * (a call ringing several agents) are all kept, so conditions on the agent see every row.
+   */
+  static merge(batches: readonly RecordBatch[]): RecordBatch {
+    if (batches.length === 1) return batches[0] as RecordBatch;
+    const first = batches[0];
+    const plan = first === undefined ? undefined : first.#plan;
+    const raw = plan !== undefined && batches.every((batch) => batch.#plan === plan);
+    const seen = new Set<string>();
+    const rows: unknown[] = [];
+    const keys: string[] = [];
+    for (const batch of batches) {
+      const added = new Set<string>();
+      for (let index = 0; index < batch.length; index += 1) {
+        const key = batch.#keys[index] as string;
+        if (seen.has(key)) continue;
+        added.add(key);
+        rows.push(raw ? batch.#rows[index] : batch.record(index));
+        keys.push(key);
+      }
+      for (const key of added) seen.add(key);
+    }
+    return new RecordBatch(rows, keys, raw ? plan : undefined);
+  }
+
+  /** The identity of row `index` (`ApiRecord.key`). */
+  key(index: number): string {
+    return this.#keys[index] as string;
+  }
+
+  /** The record of row `index`, read once. */
+  record(index: number): ApiRecord {
+    const plan = this.#plan;
+    if (plan === undefined) return this.#rows[index] as ApiRecord;
+    this.#records ??= new Array(this.length);
+    let record = this.#records[index];
+    if (record === undefined) {
+      const outcome = readRow(plan, this.#rows[index]);
+      // The parser keeps only rows with an identity, which every reading keeps.
+      if (!('record' in outcome)) throw new Error(`row ${index} lost its identity`);
+      record = outcome.record;
+      this.#records[index] = record;
+    }
+    return record;
+  }
+
+  /** `record(index).fields[field]`, without reading the rest of the record when it can. */
+  value(index: number, field: string): FieldValue | undefined {
+    const plan = this.#plan;
+    if (plan === undefined) return (this.#rows[index] as ApiRecord).fields[field];
+    const known = this.#records?.[index];
+    if (known !== undefined) return known.fields[field];
+    const reader = this.#exactReader(plan, field);
+    const value = reader?.(this.#rows[index] as RawRecord);
+    if (value === INVALID || reader === undefined) return this.record(index).fields[field];
+    return value;
+  }
+
+  /** `record(index).createdAtMs`. */
+  createdAtMs(index: number): number | undefined {
+    if (this.#plan === undefined) return (this.#rows[index] as ApiRecord).createdAtMs;
+    const value = this.value(index, 'created_at');
+    return typeof value === 'number' ? value : undefined;
+  }
+
+  /** Every record, in order (reads every row: for tests, timelines and small answers). */
+  toArray(): ApiRecord[] {
+    return Array.from({ length: this.length }, (_, index) => this.record(index));
+  }
+
+  /** The rows at `indexes`, in that order. */
+  select(indexes: readonly number[]): RecordBatch {
+    return new RecordBatch(
+      indexes.map((index) => this.#rows[index]),
+      indexes.map((index) => this.#keys[index] as string),
+      this.#plan,
+    );
+  }
+
+  /** What a generated scan of `fields` (`age` among them) reads. */
+  scanRows(fields: readonly string[]): ScanRows {
+    const plan = this.#plan;
+    const keys = this.#keys;
+    if (plan === undefined) return { mode: 'records', rows: this.#rows as ApiRecord[], keys };
+    const read = (field: string) => plan.read.some(([name]) => name === field);
+    if (!fields.every((field) => read(field === 'age' ? 'created_at' : field))) {
+      return { mode: 'records', rows: this.toArray(), keys };
+    }
+    return {
+      mode: 'raw',
+      zone: plan.zone,
+      rows: this.#rows,
+      keys,
+      value: (index, field) => this.value(index, field),
+      createdAtMs: (index) => this.createdAtMs(index),
+    };
+  }
+
+  #exactReader(plan: RecordPlan, field: string) {
+    this.#exact ??= new Map();
+    if (!this.#exact.has(field)) {
+      const kind = plan.read.find(([name]) => name === field)?.[1];
+      this.#exact.set(
+        field,
+        kind === undefined ? undefined : valueReader(plan.source, field, kind, plan.zone),
+      );
+    }
+    return this.#exact.get(field);
+  }
+}

@@ -1,0 +1,152 @@
+import type { SourceName } from '../config/types';
+import { fastPayment } from './fast-payment';
+import { type FieldKind, IDENTITY_FIELD } from './fields';
+import { INVALID, normaliseText, readIdentity } from './normalise';
+import { type FieldReader, fieldReader } from './reader';
+import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
+import type { ApiRecord } from './types';
+
+export type RawRecord = Readonly<Record<string, unknown>>;
+
+/** How the rows of one answer are read into records: which fields, in which zone. */
+export interface RecordPlan {
+  readonly source: SourceName;
+  readonly zone: string;
+  /** The fields read into `fields`; `RECORD_FIELDS[source]` itself when every one is. */
+  readonly read: ReadonlyArray<readonly [string, FieldKind]>;
+  readonly reader: FieldReader;
+  /** Records keep `raw` (a caller that named no fields gets every record whole with `raw`). */
+  readonly keepRaw: boolean;
+}
+
+/** Always read: the identity (and its fallback) and `created_at` (`age`, the lookback). */
+const ALWAYS_READ: ReadonlySet<string> = new Set(['id', 'call_id', 'created_at']);
+
+/**
+ * The plan for `fields` (absent: every field, and `raw` on every record). A live call's other
+ * fields are left in `raw` (the record is `partial`), read by `completeRecord` only when a
+ * message needs the whole record. Payments, of a fixed shape and few fields, are always read
+ * whole, and a record read whole for a caller that named its fields carries no `raw`: nothing
+ * would read it, and keeping it would keep the whole parsed body alive beside the records.
+ */
+export function recordPlan(
+  source: SourceName,
+  zone: string,
+  fields: ReadonlySet<string> | undefined,
+): RecordPlan {
+  const all = RECORD_FIELDS[source];
+  let read = all;
+  if (fields !== undefined && source !== 'payments') {
+    const some = all.filter(([name]) => fields.has(name) || ALWAYS_READ.has(name));
+    if (some.length < all.length) read = some;
+  }
+  return { source, zone, read, reader: fieldReader(read), keepRaw: fields === undefined };
+}
+
+export function isPlainObject(value: unknown): value is RawRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An identity field as the record reads it: unreadable is absent (the schema drops it). */
+function identityText(value: unknown): string | undefined {
+  const text = normaliseText(value);
+  return text === INVALID ? undefined : readIdentity(text);
+}
+
+/**
+ * The identity `readRow` gives the row's record, without reading the record: `undefined` when
+ * the row would be skipped (no readable identity). Same rule as `recordKey`.
+ */
+export function rowKey(source: SourceName, raw: RawRecord): string | undefined {
+  const key = identityText(raw[IDENTITY_FIELD[source]]);
+  if (key !== undefined || source !== 'live_calls') return key;
+  const id = identityText(raw.id);
+  return id === undefined ? undefined : `id:${id}`;
+}
+
+/**
+ * The common shape, without zod: every field of the plan readable as its kind. `undefined`
+ * sends the record to the schema, which finds out what is wrong with it. Same normalisers as
+ * the schema, so both paths agree (a property test holds them to it).
+ */
+function fastRecord(plan: RecordPlan, raw: RawRecord): ApiRecord | undefined {
+  const { source } = plan;
+  const fields = plan.reader(raw, plan.zone);
+  if (fields === undefined) return undefined;
+  const key = recordKey(source, fields);
+  if (key === undefined) return undefined;
+  applyAliases(source, fields, raw, plan.zone);
+  const createdAt = fields.created_at;
+  if (plan.read !== RECORD_FIELDS[source]) {
+    return typeof createdAt === 'number'
+      ? { source, key, createdAtMs: createdAt, fields, raw, partial: true }
+      : { source, key, fields, raw, partial: true };
+  }
+  if (!plan.keepRaw) {
+    return typeof createdAt === 'number'
+      ? { source, key, createdAtMs: createdAt, fields }
+      : { source, key, fields };
+  }
+  return typeof createdAt === 'number'
+    ? { source, key, createdAtMs: createdAt, fields, raw }
+    : { source, key, fields, raw };
+}
+
+type Outcome = { readonly record: ApiRecord } | { readonly reason: string };
+
+/**
+ * The odd record, through the zod schema. A field it cannot read is left out of `fields`
+ * (it stays in `raw`) and the record kept: one bad column must not hide a ringing call. Only a
+ * record that is not an object or has no identity is skipped.
+ */
+function schemaRecord(source: SourceName, raw: unknown, zone: string, keepRaw = true): Outcome {
+  if (!isPlainObject(raw)) {
+    return {
+      reason: `not an object (${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw})`,
+    };
+  }
+  const schema = recordSchema(source, zone);
+  let input: Record<string, unknown> = raw;
+  // Two passes at most: the second without the fields the first could not read.
+  for (let pass = 0; pass < 2; pass += 1) {
+    const result = schema.safeParse(input);
+    if (result.success) {
+      const { key, createdAtMs, fields } = result.data;
+      const record: ApiRecord =
+        createdAtMs === undefined ? { source, key, fields } : { source, key, createdAtMs, fields };
+      return { record: keepRaw ? { ...record, raw } : record };
+    }
+    const fieldIssues = result.error.issues.filter((issue) => issue.path.length > 0);
+    if (fieldIssues.length < result.error.issues.length || pass === 1) {
+      const root = result.error.issues.find((issue) => issue.path.length === 0);
+      return { reason: root?.message ?? result.error.issues[0]?.message ?? 'unreadable' };
+    }
+    input = { ...input };
+    for (const issue of fieldIssues) delete input[String(issue.path[0])];
+  }
+  return { reason: 'unreadable' };
+}
+
+/** One row read into its record by `plan`, or why it cannot be (and is skipped). */
+export function readRow(plan: RecordPlan, raw: unknown): Outcome {
+  if (isPlainObject(raw)) {
+    const fast =
+      plan.source === 'payments'
+        ? fastPayment(raw, plan.zone, plan.keepRaw)
+        : fastRecord(plan, raw);
+    if (fast) return { record: fast };
+  }
+  // The schema reads every field: the record is whole.
+  return schemaRecord(plan.source, raw, plan.zone, plan.keepRaw);
+}
+
+/**
+ * The record with every field read, as a plan without `fields` makes it: the same record when
+ * it is not `partial`.
+ */
+export function completeRecord(record: ApiRecord, zone: string): ApiRecord {
+  if (record.partial !== true || record.raw === undefined) return record;
+  const outcome = readRow(recordPlan(record.source, zone, undefined), record.raw);
+  // A partial record had an identity, so the whole read keeps it too.
+  return 'record' in outcome ? outcome.record : record;
+}

@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RecordBatch } from '../../shared/records/batch';
+import { parseRecords, readBatch } from '../../shared/records/parse';
+import { readRow, recordPlan } from '../../shared/records/record';
+import type { ApiRecord } from '../../shared/records/types';
+
+const ZONE = 'Asia/Kolkata';
+
+/** Values of every shape the API has sent, and some it should not. */
+const value = fc.oneof(
+  fc.constantFrom('', '  ', 'Pending', ' success ', 'RAZORPAY', '00:01:02', '1500.00', '007.50'),
+  fc.constantFrom('21-Nov-2026 10:00:05', '2026-11-21 10:00:05', 'soon', '+918000000001'),
+  fc.integer({ min: -3, max: 200_000 }),
+  fc.double({ noNaN: true }),
+  fc.constant(null),
+  fc.constant(true),
+  fc.constant({}),
+  fc.constant(['8000000001', 8000000002]),
+);
+const payment = fc.dictionary(
+  fc.constantFrom(
+    'id',
+    'amount_paid',
+    'payment_id',
+    'created_at',
+    'gateway',
+    'payment_gateway',
+    'status',
+    'amount_added',
+    'amount_tax',
+  ),
+  fc.oneof(value, fc.constantFrom('p1', 'p2', 7)),
+);
+const liveCall = fc.dictionary(
+  fc.constantFrom('id', 'call_id', 'state', 'did', 'direction', 'call_time', 'destination'),
+  fc.oneof(value, fc.constantFrom('c1', 'c2', 3)),
+);
+const body = fc.array(fc.oneof(payment, liveCall, value), { maxLength: 8 });
+
+describe('Class: RecordBatch', () => {
+  describe('Function: readBatch', () => {
+    it('keeps, skips and reads the records parseRecords reads, row by row', () => {
+      fc.assert(
+        fc.property(fc.constantFrom('payments', 'live_calls'), body, (source, rows) => {
+          const lazy = readBatch(source, rows, ZONE);
+          const outcomes = rows.map((row) => readRow(recordPlan(source, ZONE, undefined), row));
+          const records = outcomes.flatMap((o) => ('record' in o ? [o.record] : []));
+          const reasons = outcomes.flatMap((o, index) =>
+            'reason' in o ? [`record ${index}: ${o.reason}`] : [],
+          );
+          expect(lazy.skipped).toBe(reasons.length);
+          expect(lazy.skipReasons).toEqual(reasons);
+          expect(lazy.records.length).toBe(records.length);
+          records.forEach((record, index) => {
+            expect(lazy.records.key(index)).toBe(record.key);
+            expect(lazy.records.createdAtMs(index)).toBe(record.createdAtMs);
+          });
+          expect(lazy.records.toArray()).toEqual(records);
+          expect(parseRecords(source, rows, ZONE).records).toEqual(records);
+        }),
+        { numRuns: 2000 },
+      );
+    });
+  });
+
+  describe('Method: value', () => {
+    it('is what the record holds, read before the record or after it', () => {
+      const fields = ['status', 'gateway', 'amount_paid', 'state', 'did', 'call_time', 'nope'];
+      fc.assert(
+        fc.property(fc.constantFrom('payments', 'live_calls'), body, (source, rows) => {
+          const before = readBatch(source, rows, ZONE, { fields: new Set(['state']) }).records;
+          const after = readBatch(source, rows, ZONE, { fields: new Set(['state']) }).records;
+          for (let index = 0; index < before.length; index += 1) {
+            const values = fields.map((field) => before.value(index, field));
+            const record = after.record(index);
+            expect(values).toEqual(fields.map((field) => record.fields[field]));
+            expect(fields.map((field) => after.value(index, field))).toEqual(values);
+          }
+        }),
+        { numRuns: 2000 },
+      );
+    });
+  });
+
+  describe('Method: merge', () => {
+    const record = (key: string, state: string): ApiRecord => ({
+      source: 'live_calls',
+      key,
+      fields: { call_id: key, state },
+    });
+
+    it('leaves out an identity an earlier answer had, and keeps repeats inside one answer', () => {
+      const first = RecordBatch.of([record('a', 'ringing'), record('a', 'queued')]);
+      const second = RecordBatch.of([record('a', 'answered'), record('b', 'ringing')]);
+      const merged = RecordBatch.merge([first, second]);
+      expect(merged.toArray().map((r) => [r.key, r.fields.state])).toEqual([
+        ['a', 'ringing'],
+        ['a', 'queued'],
+        ['b', 'ringing'],
+      ]);
+    });
+
+    it('merges raw answers read alike without reading their records', () => {
+      const rows = (ids: string[]) => ids.map((id) => ({ id, status: 'pending' }));
+      const first = readBatch('payments', rows(['1', '2']), ZONE).records;
+      const second = readBatch('payments', rows(['2', '3']), ZONE).records;
+      const merged = RecordBatch.merge([first, second]);
+      expect([0, 1, 2].map((index) => merged.key(index))).toEqual(['1', '2', '3']);
+      expect(merged.toArray()).toEqual([
+        ...first.toArray(),
+        ...second.toArray().filter((r) => r.key === '3'),
+      ]);
+    });
+
+    it('is an empty batch for no answers', () => {
+      expect(RecordBatch.merge([]).length).toBe(0);
+    });
+  });
+
+  describe('Method: select', () => {
+    it('keeps the rows asked, in the order asked', () => {
+      const rows = ['1', '2', '3'].map((id) => ({ id, status: `s${id}` }));
+      const { records } = readBatch('payments', rows, ZONE);
+      const picked = records.select([2, 0]);
+      expect(picked.toArray().map((r) => [r.key, r.fields.status])).toEqual([
+        ['3', 's3'],
+        ['1', 's1'],
+      ]);
+    });
+  });
+});
