@@ -198,7 +198,6 @@ export type ScanInput =
       readonly mode: 'raw';
       readonly zone: string;
       readonly rows: readonly unknown[];
-      readonly keys: readonly string[];
       /** The record's own value of `field` at row `index`. */
       value(index: number, field: string): unknown;
       /** The record's `createdAtMs` at row `index`. */
@@ -210,7 +209,6 @@ export type ScanInput =
         readonly fields: Readonly<Record<string, unknown>>;
         readonly createdAtMs?: number;
       }[];
-      readonly keys: readonly string[];
     };
 
 /** A generated pass: every rule of a source over one batch of rows. */
@@ -218,7 +216,7 @@ export type Scan = (
   input: ScanInput,
   nowMs: number,
   sinks: readonly ScanSink[],
-  tracked: ReadonlyMap<string, number> | undefined,
+  tracked: ArrayLike<number> | undefined,
 ) => void;
 
 /** Not yet read in this row (a field slot's value before its first load). */
@@ -236,8 +234,8 @@ export function scanFields(plans: readonly (readonly PlannedCondition[] | undefi
  * into a slot of its own, and only when a rule reaches a condition on it. In `raw` mode rows
  * are the API's own objects, each field normalised where it is read (`rowField`), so a row the
  * rules reject costs no record; a field that reading cannot answer (`INVALID`) is the record's
- * own value. A row goes to a rule's sink when it matches, or when `tracked` flags its identity
- * for that rule (bit `n` for rule `n`, so at most `MAX_SCAN_RULES` rules a pass: the rule's
+ * own value. A row goes to a rule's sink when it matches, or when `tracked` flags the row for
+ * that rule (bit `n` for rule `n`, so at most `MAX_SCAN_RULES` rules a pass: the rule's
  * instances must see it either way). `undefined` in `plans`: a rule that can never match. Same
  * answers as the rules' `where` functions over the rows' records (property-tested).
  */
@@ -290,7 +288,7 @@ export function generateScan(
   const slots = fields.map((_, index) => index);
   const body = [
     "'use strict';",
-    'return function scan(rows, keys, B, Z, nowMs, S, tracked) {',
+    'return function scan(rows, B, Z, nowMs, S, tracked) {',
     ...plans.map((_, rule) => `  const s${rule} = S[${rule}];`),
     '  let v;',
     '  let c;',
@@ -298,7 +296,7 @@ export function generateScan(
     '  for (let i = 0; i < rows.length; i += 1) {',
     '    const row = rows[i];',
     ...slots.map((index) => `    let x${index} = U;`),
-    '    const w = tracked === undefined ? 0 : (tracked.get(keys[i]) ?? 0);',
+    '    const w = tracked === undefined ? 0 : tracked[i];',
     ...rules.map((rule) => `    ${rule}`),
     '  }',
     '};',
@@ -308,12 +306,11 @@ export function generateScan(
     ...args: unknown[]
   ) => (
     rows: ScanInput['rows'],
-    keys: readonly string[],
     input: ScanInput,
     zone: string | undefined,
     nowMs: number,
     sinks: readonly ScanSink[],
-    tracked: ReadonlyMap<string, number> | undefined,
+    tracked: ArrayLike<number> | undefined,
   ) => void;
   const scan = factory(
     ...HELPER_NAMES.map((name) => HELPERS[name]),
@@ -326,6 +323,6 @@ export function generateScan(
   return (input, nowMs, sinks, tracked) => {
     if (input.mode !== mode) throw new TypeError(`a ${mode} scan cannot read ${input.mode} rows`);
     const zone = input.mode === 'raw' ? input.zone : undefined;
-    scan(input.rows, input.keys, input, zone, nowMs, sinks, tracked);
+    scan(input.rows, input, zone, nowMs, sinks, tracked);
   };
 }

@@ -109,30 +109,13 @@ function settleRule(
   return { instances, notifications };
 }
 
-/** `a` before `b` in a strict order (shorter first, then by code unit): numeric ids in order. */
-function before(a: string, b: string): boolean {
-  return a.length < b.length || (a.length === b.length && a < b);
-}
-
 /**
- * Keys strictly ascending or descending (the order an API lists a log in) cannot repeat: a
- * pass of comparisons instead of hashing 100,000 ids.
+ * Records of one poll, one per identity for payments (the planner may ask several windows).
+ * Identities in order (as an API lists a log) cannot repeat: a pass of comparisons instead of
+ * hashing 100,000 ids.
  */
-function monotonicKeys(records: RecordBatch): boolean {
-  let ascending = true;
-  let descending = true;
-  for (let index = 1; index < records.length && (ascending || descending); index += 1) {
-    const a = records.key(index - 1);
-    const b = records.key(index);
-    ascending &&= before(a, b);
-    descending &&= before(b, a);
-  }
-  return ascending || descending;
-}
-
-/** Records of one poll, one per identity for payments (the planner may ask several windows). */
 function distinctPayments(records: RecordBatch): RecordBatch {
-  if (monotonicKeys(records)) return records;
+  if (records.keyOrder() !== 0) return records;
   // The last row of an identity, in the order identities first appear.
   const byIdentity = new Map<string, number>();
   for (let index = 0; index < records.length; index += 1) {

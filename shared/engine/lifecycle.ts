@@ -8,6 +8,9 @@ export type RuleTiming = Pick<
   'name' | 'forMs' | 'keepFiringMs' | 'repeatMs' | 'resolved'
 >;
 
+/** An instance being built (`step` hands it out read-only). */
+type Draft = { -readonly [K in keyof AlertInstance]: AlertInstance[K] };
+
 /** One instance after one evaluation, and what (if anything) to tell. */
 export interface Step {
   /** Undefined: the instance is gone (dropped or resolved). */
@@ -76,19 +79,23 @@ export function step(
   nowMs: number,
 ): Step {
   if (observation?.holds) {
-    const seen: AlertInstance = {
-      rule: rule.name,
-      key: observation.key,
-      state: 'pending',
-      activeAt: nowMs,
-      ...previous,
-      labels: previous?.labels ?? observation.labels,
-      lastTrueAt: nowMs,
-      lastSeenAt: nowMs,
-      context: stored(observation),
-      ...(observation.value === undefined ? {} : { value: observation.value }),
-      ...(observation.createdAtMs === undefined ? {} : { createdAtMs: observation.createdAtMs }),
-    };
+    // Built field by field, not from spreads of small objects: a steady state steps 10,000
+    // firing payments every poll. Same fields in the same order as `{ ...previous, ... }`.
+    const seen: Draft =
+      previous === undefined
+        ? {
+            rule: rule.name,
+            key: observation.key,
+            state: 'pending',
+            activeAt: nowMs,
+            labels: observation.labels,
+            lastTrueAt: nowMs,
+            lastSeenAt: nowMs,
+            context: stored(observation),
+          }
+        : { ...previous, lastTrueAt: nowMs, lastSeenAt: nowMs, context: stored(observation) };
+    if (observation.value !== undefined) seen.value = observation.value;
+    if (observation.createdAtMs !== undefined) seen.createdAtMs = observation.createdAtMs;
     if (seen.state === 'firing') return stillFiring(rule, seen, nowMs, observation);
     if (nowMs - seen.activeAt < rule.forMs) return { next: seen };
     const fired: AlertInstance = {

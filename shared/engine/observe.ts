@@ -38,24 +38,21 @@ type Repeats = Uint8Array | undefined;
 
 /**
  * The identities of a poll whose records may repeat one (live calls): one hash insert per
- * record, and a second look only at records whose identity turned out to repeat.
+ * record, remembering where each identity was first seen, so a repeat marks both rows at once.
  */
 function repeatedIdentities(records: RecordBatch): Repeats {
-  const seen = new Set<string>();
-  let repeated: Set<string> | undefined;
+  const first = new Map<string, number>();
+  let repeats: Uint8Array | undefined;
   for (let index = 0; index < records.length; index += 1) {
     const key = records.key(index);
-    const size = seen.size;
-    seen.add(key);
-    if (seen.size === size) {
-      repeated ??= new Set();
-      repeated.add(key);
+    const seen = first.get(key);
+    if (seen === undefined) {
+      first.set(key, index);
+    } else {
+      repeats ??= new Uint8Array(records.length);
+      repeats[seen] = 1;
+      repeats[index] = 1;
     }
-  }
-  if (repeated === undefined) return undefined;
-  const repeats = new Uint8Array(records.length);
-  for (let index = 0; index < records.length; index += 1) {
-    if (repeated.has(records.key(index))) repeats[index] = 1;
   }
   return repeats;
 }
@@ -354,7 +351,7 @@ export function observeAll(
     passes.forEach((pass, chunk) => {
       const sinks = collectors.slice(chunk * SCAN_RULES, (chunk + 1) * SCAN_RULES);
       const rows = records.scanRows(pass.fields);
-      pass.scan(rows.mode)(rows, nowMs, sinks, trackedBy(sinks));
+      pass.scan(rows.mode)(rows, nowMs, sinks, trackedRows(records, sinks));
     });
   } else {
     // One lookup per record for every rule's tracked identities, not one per rule.
@@ -406,17 +403,30 @@ function pass(chunk: readonly CompiledRule[]): Pass {
 }
 
 /**
- * Per tracked identity, a bit per rule of the pass that tracks it (bit `n` for the pass's rule
- * `n`); `undefined` when none tracks any. A number per identity, not an array: a steady state
- * with 10,000 firing payments builds this every poll.
+ * Per row, a bit per rule of the pass that tracks the row's identity (bit `n` for the pass's
+ * rule `n`); `undefined` when no rule tracks any. A steady state with 10,000 firing payments
+ * builds this every poll: in a batch whose identities are ordered (a log), each tracked
+ * identity's row is found by binary search instead of a hash lookup for each of 100,000 rows.
  */
-function trackedBy(collectors: readonly Collector[]): Map<string, number> | undefined {
+function trackedRows(records: RecordBatch, collectors: readonly Collector[]) {
   const flags = new Map<string, number>();
   collectors.forEach((sink, rule) => {
     const bit = 1 << rule;
     for (const id of sink.tracked) flags.set(id, (flags.get(id) ?? 0) | bit);
   });
-  return flags.size > 0 ? flags : undefined;
+  if (flags.size === 0) return undefined;
+  const rows = new Uint32Array(records.length);
+  if (records.keyOrder() !== 0) {
+    for (const [id, bits] of flags) {
+      const index = records.indexOfKey(id);
+      if (index !== -1) rows[index] = bits;
+    }
+  } else {
+    for (let index = 0; index < records.length; index += 1) {
+      rows[index] = flags.get(records.key(index)) ?? 0;
+    }
+  }
+  return rows;
 }
 
 function generatedPasses(rules: readonly ObservedRule[]): Pass[] | undefined {

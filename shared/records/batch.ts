@@ -6,22 +6,26 @@ import type { ApiRecord, FieldValue } from './types';
 /**
  * What a generated scan walks (`ScanInput` in `shared/conditions/generate.ts`): the raw rows,
  * or the records when a row's fields cannot all be read from the row (fields the plan left
- * unread).
+ * unread). Row `i` is the batch's row `i`.
  */
 export type ScanRows =
   | {
       readonly mode: 'raw';
       readonly zone: string;
       readonly rows: readonly unknown[];
-      readonly keys: readonly string[];
       value(index: number, field: string): FieldValue | undefined;
       createdAtMs(index: number): number | undefined;
     }
   | {
       readonly mode: 'records';
       readonly rows: readonly ApiRecord[];
-      readonly keys: readonly string[];
     };
+
+/** Identities in order: shorter first, then by code unit, so numeric ids in numeric order. */
+function compareKeys(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /**
  * The records of one poll, read lazily: a row's identity is read up front (the engine counts,
@@ -39,6 +43,8 @@ export class RecordBatch {
   readonly #keys: readonly string[];
   readonly #plan: RecordPlan | undefined;
   #records: (ApiRecord | undefined)[] | undefined;
+  /** Whether identities strictly ascend (1) or descend (-1), or neither (0); unknown yet. */
+  #order: -1 | 0 | 1 | undefined;
   #exact: Map<string, ((raw: RawRecord) => Normalised) | undefined> | undefined;
 
   private constructor(rows: readonly unknown[], keys: readonly string[], plan?: RecordPlan) {
@@ -99,6 +105,45 @@ export class RecordBatch {
     return this.#keys[index] as string;
   }
 
+  /**
+   * 1 when identities strictly ascend (the order an API lists a log in), -1 when they strictly
+   * descend, 0 otherwise; ordered identities never repeat.
+   */
+  keyOrder(): -1 | 0 | 1 {
+    if (this.#order === undefined) {
+      const keys = this.#keys;
+      let ascending = true;
+      let descending = true;
+      for (let index = 1; index < keys.length && (ascending || descending); index += 1) {
+        const order = compareKeys(keys[index - 1] as string, keys[index] as string);
+        ascending &&= order < 0;
+        descending &&= order > 0;
+      }
+      this.#order = ascending ? 1 : descending ? -1 : 0;
+    }
+    return this.#order;
+  }
+
+  /**
+   * The row of identity `key`, or -1: a binary search in a batch whose identities are ordered
+   * (`keyOrder`), a scan otherwise (of its first row of `key`).
+   */
+  indexOfKey(key: string): number {
+    const order = this.keyOrder();
+    const keys = this.#keys;
+    if (order === 0) return keys.indexOf(key);
+    let low = 0;
+    let high = keys.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const compared = compareKeys(keys[middle] as string, key) * order;
+      if (compared === 0) return middle;
+      if (compared < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
   /** The record of row `index`, read once. */
   record(index: number): ApiRecord {
     const plan = this.#plan;
@@ -151,17 +196,15 @@ export class RecordBatch {
   /** What a generated scan of `fields` (`age` among them) reads. */
   scanRows(fields: readonly string[]): ScanRows {
     const plan = this.#plan;
-    const keys = this.#keys;
-    if (plan === undefined) return { mode: 'records', rows: this.#rows as ApiRecord[], keys };
+    if (plan === undefined) return { mode: 'records', rows: this.#rows as ApiRecord[] };
     const read = (field: string) => plan.read.some(([name]) => name === field);
     if (!fields.every((field) => read(field === 'age' ? 'created_at' : field))) {
-      return { mode: 'records', rows: this.toArray(), keys };
+      return { mode: 'records', rows: this.toArray() };
     }
     return {
       mode: 'raw',
       zone: plan.zone,
       rows: this.#rows,
-      keys,
       value: (index, field) => this.value(index, field),
       createdAtMs: (index) => this.createdAtMs(index),
     };
