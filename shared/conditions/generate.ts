@@ -90,12 +90,16 @@ function comparisonSource(
   }
 }
 
-/** Source that runs `fail` unless the value in `v` passes condition `index`. */
+/**
+ * Source that runs `fail` unless the value in `v` passes condition `index`. `lowered`: text in
+ * `v` is already lower-cased (and trimmed), so equality is `===`.
+ */
 function testSource(
   condition: PlannedCondition,
   index: number,
   constants: unknown[],
   fail: string,
+  lowered = false,
 ): string {
   const fallback = `if (!T[${index}](v)) ${fail}`;
   const comparisons = condition.values.map((value) =>
@@ -104,7 +108,13 @@ function testSource(
   if (comparisons.some((source) => source === undefined)) return fallback;
   const [first] = comparisons as string[];
   // Text is never incomparable: equality needs no ordering, and stops at the first difference.
-  const equality = (c: string) => c.replace(/^compareText\(/, 'equalsText(');
+  const equality = (c: string) => {
+    const folded = c.replace(/^compareText\(/, 'equalsText(');
+    const literal = /^equalsText\(v, (.*)\)$/.exec(folded)?.[1];
+    return lowered && literal !== undefined
+      ? `(typeof v === 'string' ? v === ${literal} : ${folded})`
+      : folded;
+  };
   const textual = condition.values.every((value) => value.kind === 'text');
   if (condition.op === 'any' && textual && condition.values.length > SET_LOOKUP_AT) {
     // What compareText === 0 means, in one lookup: trimmed, lower-cased text.
@@ -138,8 +148,9 @@ function conditionSource(
   constants: unknown[],
   fail = 'return false;',
   load: LoadSource = recordLoad,
+  lowered = false,
 ): string {
-  return `${load(condition.field, fail)}\n  ${testSource(condition, index, constants, fail)}`;
+  return `${load(condition.field, fail)}\n  ${testSource(condition, index, constants, fail, lowered)}`;
 }
 
 /**
@@ -261,16 +272,22 @@ export function generateScan(
     const name = JSON.stringify(field);
     let read: string;
     if (mode === 'records') {
-      read = `if (${x} === U) ${x} = ${field === 'age' ? 'row.createdAtMs' : `row.fields[${name}]`};`;
+      read = `${x} = ${field === 'age' ? 'row.createdAtMs' : `row.fields[${name}]`};`;
     } else {
       const reader = readers[index] as RowField;
       const argument = reader.wholeRow ? 'row' : `row[${JSON.stringify(reader.name)}]`;
       const fallback = field === 'age' ? 'B.createdAtMs(i)' : `B.value(i, ${name})`;
-      read = `if (${x} === U) { ${x} = N${index}(${argument}, Z); if (${x} === I) ${x} = ${fallback}; }`;
+      read = `${x} = N${index}(${argument}, Z); if (${x} === I) ${x} = ${fallback};`;
     }
-    return field === 'age'
-      ? `${read} v = ${x}; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`
-      : `${read} v = ${x}; if (v === undefined || v === '') ${fail}`;
+    if (field === 'age') {
+      return `if (${x} === U) { ${read} } v = ${x}; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`;
+    }
+    // Text compares trimmed and lower-cased (`compareText`): folded once a row, not once a rule.
+    const lower =
+      fieldKind(source, field) === 'text'
+        ? ` if (typeof ${x} === 'string') ${x} = ${x}.trim().toLowerCase();`
+        : '';
+    return `if (${x} === U) { ${read}${lower} } v = ${x}; if (v === undefined || v === '') ${fail}`;
   };
   const constants: unknown[] = [];
   const tests: ValueTest[] = [];
@@ -281,7 +298,15 @@ export function generateScan(
     const label = `rule${rule}`;
     const conditions = plan.map((condition) => {
       tests.push(compileValueTest(condition.kind, condition.op, condition.values));
-      return conditionSource(condition, tests.length - 1, constants, `break ${label};`, load);
+      const lowered = condition.field !== 'age' && fieldKind(source, condition.field) === 'text';
+      return conditionSource(
+        condition,
+        tests.length - 1,
+        constants,
+        `break ${label};`,
+        load,
+        lowered,
+      );
     });
     return `m = false;\n    ${label}: {\n      ${conditions.join('\n      ')}\n      m = true;\n    }\n    ${deliver}`;
   });
