@@ -29,33 +29,8 @@ interface Collector {
   observations(): Map<string, Observation>;
 }
 
-/**
- * Per record position, 1 when its identity is on another record of the poll too (an inbound
- * call ringing several agents); `undefined` when no identity repeats. Lets a count of distinct
- * identities hash only the few that repeat instead of every matching record's, rule by rule.
- */
+/** Per row, 1 when its identity repeats in the poll (`KeyIndex.repeats`). */
 type Repeats = Uint8Array | undefined;
-
-/**
- * The identities of a poll whose records may repeat one (live calls): one hash insert per
- * record, remembering where each identity was first seen, so a repeat marks both rows at once.
- */
-function repeatedIdentities(records: RecordBatch): Repeats {
-  const first = new Map<string, number>();
-  let repeats: Uint8Array | undefined;
-  for (let index = 0; index < records.length; index += 1) {
-    const key = records.key(index);
-    const seen = first.get(key);
-    if (seen === undefined) {
-      first.set(key, index);
-    } else {
-      repeats ??= new Uint8Array(records.length);
-      repeats[seen] = 1;
-      repeats[index] = 1;
-    }
-  }
-  return repeats;
-}
 
 /** How one rule of the pass is observed. */
 export interface ObservedRule {
@@ -342,7 +317,7 @@ export function observeAll(
 ): Map<string, Observation>[] {
   let repeats: { value: Repeats } | undefined;
   const repeated = () => {
-    repeats ??= { value: repeatedIdentities(records) };
+    repeats ??= { value: records.keyIndex().repeats };
     return repeats.value;
   };
   const collectors = rules.map((rule) => collector(rule, records, nowMs, zone, repeated));
@@ -405,8 +380,9 @@ function pass(chunk: readonly CompiledRule[]): Pass {
 /**
  * Per row, a bit per rule of the pass that tracks the row's identity (bit `n` for the pass's
  * rule `n`); `undefined` when no rule tracks any. A steady state with 10,000 firing payments
- * builds this every poll: in a batch whose identities are ordered (a log), each tracked
- * identity's row is found by binary search instead of a hash lookup for each of 100,000 rows.
+ * builds this every poll: each tracked identity's rows are looked up (by binary search in a
+ * batch whose identities are ordered, a log; else in the batch's `KeyIndex`), instead of a
+ * hash lookup for each of 100,000 rows.
  */
 function trackedRows(records: RecordBatch, collectors: readonly Collector[]) {
   const flags = new Map<string, number>();
@@ -422,9 +398,8 @@ function trackedRows(records: RecordBatch, collectors: readonly Collector[]) {
       if (index !== -1) rows[index] = bits;
     }
   } else {
-    for (let index = 0; index < records.length; index += 1) {
-      rows[index] = flags.get(records.key(index)) ?? 0;
-    }
+    const index = records.keyIndex();
+    for (const [id, bits] of flags) for (const row of index.rowsOf(id)) rows[row] = bits;
   }
   return rows;
 }

@@ -1,3 +1,4 @@
+import { KeyIndex } from './key-index';
 import { INVALID, type Normalised } from './normalise';
 import { valueReader } from './reader';
 import { type RawRecord, type RecordPlan, readRow } from './record';
@@ -45,6 +46,7 @@ export class RecordBatch {
   #records: (ApiRecord | undefined)[] | undefined;
   /** Whether identities strictly ascend (1) or descend (-1), or neither (0); unknown yet. */
   #order: -1 | 0 | 1 | undefined;
+  #index: KeyIndex | undefined;
   #exact: Map<string, ((raw: RawRecord) => Normalised) | undefined> | undefined;
 
   private constructor(rows: readonly unknown[], keys: readonly string[], plan?: RecordPlan) {
@@ -124,14 +126,20 @@ export class RecordBatch {
     return this.#order;
   }
 
+  /** The rows by identity, built on first use. */
+  keyIndex(): KeyIndex {
+    this.#index ??= new KeyIndex(this.#keys);
+    return this.#index;
+  }
+
   /**
-   * The row of identity `key`, or -1: a binary search in a batch whose identities are ordered
-   * (`keyOrder`), a scan otherwise (of its first row of `key`).
+   * The first row of identity `key`, or -1: a binary search in a batch whose identities are
+   * ordered (`keyOrder`), else through `keyIndex`.
    */
   indexOfKey(key: string): number {
     const order = this.keyOrder();
     const keys = this.#keys;
-    if (order === 0) return keys.indexOf(key);
+    if (order === 0) return this.keyIndex().rowsOf(key)[0] ?? -1;
     let low = 0;
     let high = keys.length - 1;
     while (low <= high) {

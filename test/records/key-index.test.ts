@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RecordBatch } from '../../shared/records/batch';
+import { KeyIndex } from '../../shared/records/key-index';
+
+/** The reference: each identity's rows, in order. */
+function rowsByKey(keys: readonly string[]): Map<string, number[]> {
+  const rows = new Map<string, number[]>();
+  keys.forEach((key, row) => {
+    rows.set(key, [...(rows.get(key) ?? []), row]);
+  });
+  return rows;
+}
+
+const key = fc.oneof(
+  fc.constantFrom('a', 'b', 'id:1', '', 'c08f50b7-98e7-4308-aec8-ca5fe14d7ea3'),
+  fc.string({ maxLength: 6 }),
+  fc.uuid(),
+);
+
+describe('Class: KeyIndex', () => {
+  it('finds every row of an identity, in order, and none of an absent one', () => {
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 60 }), key, (keys, absent) => {
+        const index = new KeyIndex(keys);
+        const expected = rowsByKey(keys);
+        for (const [id, rows] of expected) expect(index.rowsOf(id)).toEqual(rows);
+        if (!expected.has(absent)) expect(index.rowsOf(absent)).toEqual([]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('marks exactly the rows whose identity another row has', () => {
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 60 }), (keys) => {
+        const counts = rowsByKey(keys);
+        const rows = keys.map((id) => ((counts.get(id)?.length ?? 0) > 1 ? 1 : 0));
+        const { repeats } = new KeyIndex(keys);
+        expect(repeats === undefined ? undefined : [...repeats]).toEqual(
+          rows.includes(1) ? rows : undefined,
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('tells apart ids whose hashes collide', () => {
+    // Known FNV-1a 32-bit collisions.
+    const index = new KeyIndex(['costarring', 'liquid', 'declinate', 'macallums', 'liquid']);
+    expect(index.rowsOf('costarring')).toEqual([0]);
+    expect(index.rowsOf('liquid')).toEqual([1, 4]);
+    expect(index.rowsOf('macallums')).toEqual([3]);
+    expect(index.repeats && [...index.repeats]).toEqual([0, 1, 0, 0, 1]);
+  });
+
+  it('tells apart thousands of ids that share all but their last characters', () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => `call-${String(i).padStart(6, '0')}`);
+    expect(new KeyIndex(keys).repeats).toBeUndefined();
+    const index = new KeyIndex([...keys, 'call-004999']);
+    expect(index.rowsOf('call-004999')).toEqual([4999, 5000]);
+    expect(index.repeats?.reduce((sum, flag) => sum + flag, 0)).toBe(2);
+  });
+});
+
+describe('Class: RecordBatch', () => {
+  describe('Method: indexOfKey', () => {
+    const batchOf = (keys: readonly string[]) =>
+      RecordBatch.of(keys.map((id) => ({ source: 'payments' as const, key: id, fields: {} })));
+
+    it('finds the first row of an identity whether the identities are ordered or not', () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.integer({ min: 0, max: 10_000 }), { maxLength: 40 }),
+          fc.constantFrom('ascending', 'descending', 'as is'),
+          fc.integer({ min: 0, max: 10_000 }),
+          (numbers, order, probe) => {
+            const sorted =
+              order === 'as is'
+                ? numbers
+                : [...new Set(numbers)].sort((a, b) => (order === 'ascending' ? a - b : b - a));
+            const keys = sorted.map(String);
+            const batch = batchOf(keys);
+            expect(batch.indexOfKey(String(probe))).toBe(keys.indexOf(String(probe)));
+            for (const id of keys) expect(batch.indexOfKey(id)).toBe(keys.indexOf(id));
+          },
+        ),
+        { numRuns: 2000 },
+      );
+    });
+  });
+});
