@@ -6,7 +6,7 @@ import {
   type ScanMode,
   scanFields,
 } from '../conditions/generate';
-import type { RecordBatch } from '../records/batch';
+import { NO_RAW_VALUE, type RecordBatch } from '../records/batch';
 import { IDENTITY_FIELD } from '../records/fields';
 import {
   aggregateContext,
@@ -166,7 +166,12 @@ class GroupCollector implements Collector {
   readonly #single: Group | undefined;
   /** Per `groupBy` field, whether it groups case-insensitively (text). */
   readonly #folded: readonly boolean[];
-  /** Label -> group of a one-field `groupBy`: a poll repeats a few labels many times. */
+  /**
+   * Of a one-field `groupBy`, the group of each raw value met (a row's label is a function of
+   * its raw value, `RecordBatch.rawValue`), and of each label read otherwise: a poll repeats a
+   * few values many times, so most rows cost one lookup.
+   */
+  readonly #groupOfRaw = new Map<unknown, string>();
   readonly #groupOfLabel = new Map<string, string>();
   readonly #repeats: Repeats;
   readonly #records: RecordBatch;
@@ -199,11 +204,17 @@ class GroupCollector implements Collector {
     // whatever their text holds.
     let id = '';
     if (groupBy.length === 1) {
-      const label = labelOf(records, index, groupBy[0] as string);
-      let group = this.#groupOfLabel.get(label);
+      const field = groupBy[0] as string;
+      const raw = records.rawValue(index, field);
+      let group = raw === NO_RAW_VALUE ? undefined : this.#groupOfRaw.get(raw);
       if (group === undefined) {
-        group = this.#folded[0] ? label.toLowerCase() : label;
-        this.#groupOfLabel.set(label, group);
+        const label = labelOf(records, index, field);
+        group = this.#groupOfLabel.get(label);
+        if (group === undefined) {
+          group = this.#folded[0] ? label.toLowerCase() : label;
+          this.#groupOfLabel.set(label, group);
+        }
+        if (raw !== NO_RAW_VALUE) this.#groupOfRaw.set(raw, group);
       }
       id = group;
     } else {

@@ -1,6 +1,6 @@
 import { KeyIndex } from './key-index';
 import { INVALID, type Normalised } from './normalise';
-import { valueReader } from './reader';
+import { readsAlias, valueReader } from './reader';
 import { type RawRecord, type RecordPlan, readRow } from './record';
 import type { ApiRecord, FieldValue } from './types';
 
@@ -27,6 +27,9 @@ function compareKeys(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** `RecordBatch.rawValue` of a row that cannot tell its value from a raw value alone. */
+export const NO_RAW_VALUE: unique symbol = Symbol('no raw value');
 
 /**
  * The records of one poll, read lazily: a row's identity is read up front (the engine counts,
@@ -178,6 +181,20 @@ export class RecordBatch {
     const value = reader?.(this.#rows[index] as RawRecord);
     if (value === INVALID || reader === undefined) return this.record(index).fields[field];
     return value;
+  }
+
+  /**
+   * The raw primitive (string, number, boolean or null) `value(index, field)` is read from:
+   * rows with the same raw value have the same value, so a caller may remember what it made of
+   * one. `NO_RAW_VALUE` when the value is not a function of one raw primitive (a record batch,
+   * a field read from two, a field the plan does not read, an object).
+   */
+  rawValue(index: number, field: string): unknown {
+    const plan = this.#plan;
+    if (plan === undefined || readsAlias(plan.source, field)) return NO_RAW_VALUE;
+    if (this.#exactReader(plan, field) === undefined) return NO_RAW_VALUE;
+    const raw = (this.#rows[index] as RawRecord)[field];
+    return typeof raw === 'object' && raw !== null ? NO_RAW_VALUE : raw;
   }
 
   /** `record(index).createdAtMs`. */

@@ -143,8 +143,13 @@ export interface RowField {
   readonly read: (value: never, zone: string) => Normalised;
 }
 
+/** A field whose value is read from more than its own raw value (the gateway's alias). */
+export function readsAlias(source: SourceName, name: string): boolean {
+  return source === 'payments' && name === 'gateway';
+}
+
 export function rowField(source: SourceName, name: string, kind: FieldKind): RowField {
-  if (source === 'payments' && name === 'gateway') {
+  if (readsAlias(source, name)) {
     return { name, wholeRow: true, read: gatewayOf };
   }
   return { name, wholeRow: false, read: kind === 'money' ? comparableMoney : NORMALISERS[kind] };
@@ -157,7 +162,7 @@ export function valueReader(
   kind: FieldKind,
   zone: string,
 ): (raw: Readonly<Record<string, unknown>>) => Normalised {
-  if (source === 'payments' && name === 'gateway') return gatewayOf;
+  if (readsAlias(source, name)) return gatewayOf;
   const normalise = NORMALISERS[kind];
   return (raw) => normalise(raw[name], zone);
 }

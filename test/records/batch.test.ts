@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RecordBatch } from '../../shared/records/batch';
+import { NO_RAW_VALUE, RecordBatch } from '../../shared/records/batch';
 import { parseRecords, readBatch } from '../../shared/records/parse';
 import { readRow, recordPlan } from '../../shared/records/record';
 import type { ApiRecord } from '../../shared/records/types';
@@ -80,6 +80,42 @@ describe('Class: RecordBatch', () => {
         }),
         { numRuns: 2000 },
       );
+    });
+  });
+
+  describe('Method: rawValue', () => {
+    it('is the same raw value only for rows whose value is the same', () => {
+      const fields = ['status', 'gateway', 'amount_paid', 'state', 'did', 'call_time', 'nope'];
+      fc.assert(
+        fc.property(fc.constantFrom('payments', 'live_calls'), body, (source, rows) => {
+          const { records } = readBatch(source, rows, ZONE, { fields: new Set(['state']) });
+          for (const field of fields) {
+            for (let i = 0; i < records.length; i += 1) {
+              const raw = records.rawValue(i, field);
+              if (raw === NO_RAW_VALUE) continue;
+              for (let j = 0; j < records.length; j += 1) {
+                if (Object.is(records.rawValue(j, field), raw)) {
+                  expect(records.value(j, field)).toEqual(records.value(i, field));
+                }
+              }
+            }
+          }
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('has no raw value for a field read from two, or one the plan leaves unread', () => {
+      const { records } = readBatch(
+        'live_calls',
+        [{ call_id: 'c1', state: 'Ringing', did: '8000000001' }],
+        ZONE,
+        { fields: new Set(['state']) },
+      );
+      expect(records.rawValue(0, 'state')).toBe('Ringing');
+      expect(records.rawValue(0, 'did')).toBe(NO_RAW_VALUE);
+      const payments = readBatch('payments', [{ id: '1', gateway: 'x' }], ZONE).records;
+      expect(payments.rawValue(0, 'gateway')).toBe(NO_RAW_VALUE);
     });
   });
 
