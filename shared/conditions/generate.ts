@@ -230,6 +230,9 @@ export type Scan = (
   tracked: ArrayLike<number> | undefined,
 ) => void;
 
+/** Distinct texts a scan remembers folded, per field: a poll's states and gateways are few. */
+const MAX_FOLDED = 256;
+
 /** Not yet read in this row (a field slot's value before its first load). */
 const UNREAD: unique symbol = Symbol('unread');
 
@@ -259,6 +262,8 @@ export function generateScan(
     throw new RangeError(`a scan takes at most ${MAX_SCAN_RULES} rules, not ${plans.length}`);
   }
   const fields = scanFields(plans);
+  // Slots of text read from raw rows, each with a cache of folded texts.
+  const folded: number[] = [];
   const readers = fields.map((field) =>
     rowField(
       source,
@@ -282,12 +287,20 @@ export function generateScan(
     if (field === 'age') {
       return `if (${x} === U) { ${read} } v = ${x}; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`;
     }
-    // Text compares trimmed and lower-cased (`compareText`): folded once a row, not once a rule.
-    const lower =
-      fieldKind(source, field) === 'text'
-        ? ` if (typeof ${x} === 'string') ${x} = ${x}.trim().toLowerCase();`
-        : '';
-    return `if (${x} === U) { ${read}${lower} } v = ${x}; if (v === undefined || v === '') ${fail}`;
+    if (fieldKind(source, field) !== 'text') {
+      return `if (${x} === U) { ${read} } v = ${x}; if (v === undefined || v === '') ${fail}`;
+    }
+    // Text compares trimmed and lower-cased (`compareText`): folded once a row, not once a rule,
+    // and in raw rows once a scan for each text met (a poll repeats a few states many times).
+    const fold = `if (typeof ${x} === 'string') ${x} = ${x}.trim().toLowerCase();`;
+    const reader = readers[index] as RowField;
+    if (mode === 'records' || reader.wholeRow) {
+      return `if (${x} === U) { ${read} ${fold} } v = ${x}; if (v === undefined || v === '') ${fail}`;
+    }
+    if (!folded.includes(index)) folded.push(index);
+    const cache = `C${index}`;
+    const text = `r = row[${JSON.stringify(reader.name)}]; if (typeof r === 'string') { ${x} = ${cache}.get(r); if (${x} === undefined) { ${x} = r.trim().toLowerCase(); if (${cache}.size < ${MAX_FOLDED}) ${cache}.set(r, ${x}); } }`;
+    return `if (${x} === U) { ${text} else { ${read} ${fold} } } v = ${x}; if (v === undefined || v === '') ${fail}`;
   };
   const constants: unknown[] = [];
   const tests: ValueTest[] = [];
@@ -318,6 +331,8 @@ export function generateScan(
     '  let v;',
     '  let c;',
     '  let m;',
+    '  let r;',
+    ...folded.map((index) => `  const C${index} = new Map();`),
     '  for (let i = 0; i < rows.length; i += 1) {',
     '    const row = rows[i];',
     ...slots.map((index) => `    let x${index} = U;`),
