@@ -17,14 +17,12 @@ import {
 } from './aggregate';
 import { alertKey } from './state';
 
-const NONE: ReadonlySet<string> = new Set();
-
 /** What one rule does with each row of the pass, and what it saw at the end. */
 interface Collector {
   readonly where: RecordPredicate;
   /** Identities whose rows it also wants when they do not match (tracked instances). */
-  readonly tracked: ReadonlySet<string>;
-  /** `index`: the row's position in the poll's batch. */
+  readonly tracked: readonly string[];
+  /** `index`: the row's position in the poll's batch; a row that matches or is tracked. */
   add(index: number, matches: boolean): void;
   observations(): Map<string, Observation>;
 }
@@ -58,7 +56,7 @@ export interface ObservedRule {
  */
 class PerRecordCollector implements Collector {
   readonly where: RecordPredicate;
-  readonly tracked: ReadonlySet<string>;
+  readonly tracked: readonly string[];
   readonly #identity: string;
   readonly #prefix: string;
   readonly #keep: ((createdAtMs: number | undefined) => boolean) | undefined;
@@ -73,10 +71,10 @@ class PerRecordCollector implements Collector {
     this.#records = records;
     this.where = where;
     this.#identity = IDENTITY_FIELD[config.source] ?? 'id';
-    const tracked = new Set<string>();
+    const tracked: string[] = [];
     for (const instance of rule.tracked ?? []) {
       const id = instance.labels[this.#identity];
-      if (id !== undefined) tracked.add(id);
+      if (id !== undefined) tracked.push(id);
     }
     this.tracked = tracked;
     // alertKey for one label, without building the labels object for every record.
@@ -90,7 +88,6 @@ class PerRecordCollector implements Collector {
   add(index: number, matches: boolean): void {
     const records = this.#records;
     const id = records.key(index);
-    if (!matches && !this.tracked.has(id)) return;
     if (this.#keep !== undefined && !this.#keep(records.createdAtMs(index))) return;
     const key = `${this.#prefix}${id}}`;
     const earlier = this.#observed.get(key);
@@ -159,7 +156,7 @@ function groupOf(compiled: CompiledRule, field: string, label: string): string {
  */
 class GroupCollector implements Collector {
   readonly where: RecordPredicate;
-  readonly tracked: ReadonlySet<string> = NONE;
+  readonly tracked: readonly string[] = [];
   readonly #compiled: CompiledRule;
   readonly #groups = new Map<string, Group>();
   /** Without `groupBy`: the one group, counted into directly. */
@@ -263,7 +260,7 @@ class GroupCollector implements Collector {
  */
 class TotalCollector implements Collector {
   readonly where: RecordPredicate;
-  readonly tracked: ReadonlySet<string> = NONE;
+  readonly tracked: readonly string[] = [];
   readonly #compiled: CompiledRule;
   #matching = 0;
   readonly #ids: string[] = [];
@@ -340,10 +337,10 @@ export function observeAll(
       pass.scan(rows.mode)(rows, nowMs, sinks, trackedRows(records, sinks));
     });
   } else {
-    // One lookup per record for every rule's tracked identities, not one per rule.
-    const tracked = new Set<string>();
-    for (const sink of collectors) for (const id of sink.tracked) tracked.add(id);
-    interpretedScan(collectors, records, nowMs, tracked);
+    for (let start = 0; start < collectors.length; start += SCAN_RULES) {
+      const sinks = collectors.slice(start, start + SCAN_RULES);
+      interpretedScan(sinks, records, nowMs, trackedRows(records, sinks));
+    }
   }
   return collectors.map((sink) => sink.observations());
 }
@@ -351,7 +348,7 @@ export function observeAll(
 /**
  * Rules per generated pass: past a few dozen rules one function grows too large for V8 to
  * optimise well (300 rules ran slower than the loop), so more rules take several passes. At
- * most `MAX_SCAN_RULES`, so a pass's tracked flags fit one small integer (`trackedBy`).
+ * most `MAX_SCAN_RULES`, so a pass's tracked flags fit one small integer (`trackedRows`).
  */
 const SCAN_RULES = MAX_SCAN_RULES;
 
@@ -396,22 +393,20 @@ function pass(chunk: readonly CompiledRule[]): Pass {
  * hash lookup for each of 100,000 rows.
  */
 function trackedRows(records: RecordBatch, collectors: readonly Collector[]) {
-  const flags = new Map<string, number>();
+  let rows: Uint32Array | undefined;
+  const ordered = records.keyOrder() !== 0;
   collectors.forEach((sink, rule) => {
     const bit = 1 << rule;
-    for (const id of sink.tracked) flags.set(id, (flags.get(id) ?? 0) | bit);
-  });
-  if (flags.size === 0) return undefined;
-  const rows = new Uint32Array(records.length);
-  if (records.keyOrder() !== 0) {
-    for (const [id, bits] of flags) {
-      const index = records.indexOfKey(id);
-      if (index !== -1) rows[index] = bits;
+    for (const id of sink.tracked) {
+      rows ??= new Uint32Array(records.length);
+      if (ordered) {
+        const index = records.indexOfKey(id);
+        if (index !== -1) rows[index] = (rows[index] as number) | bit;
+      } else {
+        for (const row of records.keyIndex().rowsOf(id)) rows[row] = (rows[row] as number) | bit;
+      }
     }
-  } else {
-    const index = records.keyIndex();
-    for (const [id, bits] of flags) for (const row of index.rowsOf(id)) rows[row] = bits;
-  }
+  });
   return rows;
 }
 
@@ -441,22 +436,24 @@ function generatedPasses(rules: readonly ObservedRule[]): Pass[] | undefined {
   }
 }
 
-/** Every rule's `where` over every record: where code generation is disallowed. */
+/**
+ * Every rule's `where` over every record, where code generation is disallowed; `tracked` as
+ * `trackedRows` makes it for these rules.
+ */
 function interpretedScan(
   collectors: readonly Collector[],
   records: RecordBatch,
   nowMs: number,
-  tracked: ReadonlySet<string>,
+  tracked: Uint32Array | undefined,
 ): void {
   const count = collectors.length;
-  const anyTracked = tracked.size > 0;
   for (let index = 0; index < records.length; index += 1) {
     const record = records.record(index);
-    const wanted = anyTracked && tracked.has(record.key);
+    const wanted = tracked === undefined ? 0 : (tracked[index] as number);
     for (let rule = 0; rule < count; rule += 1) {
       const sink = collectors[rule] as Collector;
       const matches = sink.where(record, nowMs);
-      if (matches || wanted) sink.add(index, matches);
+      if (matches || (wanted & (1 << rule)) !== 0) sink.add(index, matches);
     }
   }
 }

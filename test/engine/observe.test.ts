@@ -303,18 +303,21 @@ describe('Function: observeAll', () => {
       key: `t${i}`,
       fields: { status: 'pending' },
     }));
-    const observations = observeAll(
-      rules.map((r, i) => ({
-        compiled: compileRule(r, ZONE),
-        tracked: [{ labels: { id: `t${i % 7}` } }],
-      })),
-      RecordBatch.of(records),
-      T0,
-      ZONE,
-    );
-    expect(observations.map((o) => [...o.values()].map((x) => [x.labels.id, x.holds]))).toEqual(
-      rules.map((_, i) => [[`t${i % 7}`, false]]),
-    );
+    for (const generated of [true, false]) {
+      const observations = observeAll(
+        rules.map((r, i) => ({
+          compiled: compileRule(r, ZONE),
+          tracked: [{ labels: { id: `t${i % 7}` } }],
+        })),
+        RecordBatch.of(records),
+        T0,
+        ZONE,
+        { generated },
+      );
+      expect(observations.map((o) => [...o.values()].map((x) => [x.labels.id, x.holds]))).toEqual(
+        rules.map((_, i) => [[`t${i % 7}`, false]]),
+      );
+    }
   });
 
   it('keeps groups of several fields apart whatever their text', () => {
