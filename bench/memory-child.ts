@@ -4,9 +4,12 @@
  * peak RSS. Like the poller, each run reads the answer as text chunk by chunk (the transport's
  * way with a plain body), parses it into records and lets go of the text before evaluating;
  * only the state carries over (the first run's notifications were
- * published and dropped). With `--baseline` it only loads the same modules, so the cost of the
+ * published and dropped), and after each run the handler's collection of a large run's garbage
+ * (under `--expose-gc`, as Lambda starts node). With `--baseline` it only loads the same modules, so the cost of the
  * body itself shows. Usage: `--body <body.json> <nowMs> <rules.json>`.
  */
+
+import { collectAfterLargeRun } from '../functions/heap';
 import { loadConfigJsonFile } from '../shared/config/validate';
 import type { SourceState } from '../shared/engine/types';
 import { evaluateBatch, readBody } from './pipeline';
@@ -22,9 +25,17 @@ if (mode !== '--baseline' && bodyFile && nowText && rulesFile) {
   // The rules as the Lambda reads them: JSON, through the same loader (no YAML parser).
   const config = loadConfigJsonFile(rulesFile);
   const nowMs = Number(nowText);
-  const poll = async (atMs: number, previous?: SourceState) =>
-    evaluateBatch(config, 'payments', readBody(config, 'payments', await read()), atMs, previous)
-      .state;
-  await poll(nowMs, await poll(nowMs - 60_000));
+  const poll = async (atMs: number, previous?: SourceState) => {
+    const batch = readBody(config, 'payments', await read());
+    const { state } = evaluateBatch(config, 'payments', batch, atMs, previous);
+    return { state, records: batch.records.length };
+  };
+  // One invocation: the run, then what the handler does once it has returned.
+  const invoke = async (atMs: number, previous?: SourceState) => {
+    const { state, records } = await poll(atMs, previous);
+    collectAfterLargeRun(records, globalThis.gc);
+    return state;
+  };
+  await invoke(nowMs, await invoke(nowMs - 60_000));
 }
 process.stdout.write(String(process.resourceUsage().maxRSS * 1024));

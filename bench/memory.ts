@@ -16,14 +16,16 @@ export interface MemoryFigure {
 }
 
 /**
- * The heap flags the Lambda Node.js runtime's bootstrap derives from the function's memory
- * (unless NODE_OPTIONS sets its own): new space a tenth of it, half of that per semi-space,
- * old space the rest. For 256 MB: `--max-semi-space-size=12 --max-old-space-size=231`. Read
- * from published copies of the runtime's `bootstrap` script, not from AWS documentation.
+ * The flags the Lambda Node.js runtime's bootstrap starts node with: `--expose-gc`, and heap
+ * sizes derived from the function's memory: new space a tenth of it, half of that per
+ * semi-space, old space the rest. For 256 MB: `--max-semi-space-size=12
+ * --max-old-space-size=231`. Read from published copies of the runtime's `bootstrap` script,
+ * not from AWS documentation.
  */
 export function lambdaHeapFlags(memoryMb: number): string[] {
   const newSpace = Math.floor(memoryMb / 10);
   return [
+    '--expose-gc',
     `--max-semi-space-size=${Math.floor(newSpace / 2)}`,
     `--max-old-space-size=${memoryMb - newSpace}`,
   ];

@@ -15,6 +15,7 @@ import { DynamoStateStore } from './adapters/dynamodb-state';
 import { SnsPublisher } from './adapters/sns-publisher';
 import { SqsSampleQueue } from './adapters/sqs-samples';
 import { SsmTokenSource } from './adapters/ssm-token';
+import { collectAfterLargeRun } from './heap';
 import { createObserver } from './observe';
 import { createRuntime, type Runtime } from './runtime';
 import { isSampleQueueEvent, queueLaterSamples, takeQueuedSample } from './samples';
@@ -51,6 +52,8 @@ export interface PollerOptions {
   /** Wraps the container's wiring once it is built (tests: crash injection, fakes). */
   readonly wire?: (wiring: PollerWiring) => PollerWiring;
   readonly env?: NodeJS.ProcessEnv;
+  /** A full garbage collection (`collectAfterLargeRun`). @default globalThis.gc */
+  readonly collect?: () => void;
 }
 
 /** An EventBridge scheduled event; only its id is read (log correlation). */
@@ -154,6 +157,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
       ...(queued ? {} : { firstSampleAtMs: startMs }),
     });
     logger.info('run finished', { summary: { ...summary } });
+    collectAfterLargeRun(summary.records, options.collect ?? globalThis.gc);
     return summary;
   };
 

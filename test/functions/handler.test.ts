@@ -16,9 +16,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
 import { RuntimeConfigError } from '../../functions/errors';
 import { createPollerHandler } from '../../functions/handler';
+import { collectAfterLargeRun, LARGE_RUN_RECORDS } from '../../functions/heap';
 import { createRuntime } from '../../functions/runtime';
 import { readConfigData } from '../../shared/config/load';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
+import { RecordBatch } from '../../shared/records/batch';
 import type { RunSummary } from '../../shared/runner/types';
 import { sampleState } from '../ports/fixtures';
 
@@ -88,6 +90,46 @@ describe('Function: createPollerHandler', () => {
     expect(logged).toContain('cannot read the API token from SSM parameter /unit/api-token');
     expect(dynamodb.commandCalls(UpdateItemCommand)).toHaveLength(1);
     expect(sns.commandCalls(PublishBatchCommand)).toHaveLength(0);
+  });
+
+  it('collects garbage after a run that read a large answer, and only then', async () => {
+    dynamodb.on(QueryCommand).resolves({ Items: [] });
+    dynamodb.on(UpdateItemCommand).resolves({});
+    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: 'token' } });
+    const rows = (count: number) =>
+      RecordBatch.of(
+        Array.from({ length: count }, (_, i) => ({
+          source: 'live_calls' as const,
+          key: `c${i}`,
+          fields: { call_id: `c${i}`, state: 'Answered' },
+        })),
+      );
+    for (const [count, collections] of [
+      [LARGE_RUN_RECORDS, 1],
+      [LARGE_RUN_RECORDS - 1, 0],
+    ] as const) {
+      const collect = vi.fn();
+      const handler = createPollerHandler('live_calls', {
+        env: baseEnv(),
+        logger: new Logger({ serviceName: 'telealert', logLevel: 'SILENT' }),
+        collect,
+        wire: (wiring) => ({
+          ...wiring,
+          client: {
+            request: async () => ({ records: rows(count), skipped: 0, skipReasons: [] }),
+          },
+        }),
+      });
+      const summary = (await handler({}, context)) as RunSummary;
+      expect(summary.records).toBe(count);
+      expect(collect).toHaveBeenCalledTimes(collections);
+    }
+  });
+});
+
+describe('Function: collectAfterLargeRun', () => {
+  it('does nothing where the runtime exposes no collector', () => {
+    expect(collectAfterLargeRun(LARGE_RUN_RECORDS * 5, undefined)).toBe(false);
   });
 });
 
