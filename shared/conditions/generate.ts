@@ -76,9 +76,15 @@ function comparisonSource(
   constants: unknown[],
 ): string | undefined {
   switch (value.kind) {
-    case 'money':
-      constants.push(moneyExpectation(value.value));
-      return `compareMoney(v, K[${constants.length - 1}])`;
+    case 'money': {
+      const expectation = moneyExpectation(value.value);
+      constants.push(expectation);
+      const call = `compareMoney(v, K[${constants.length - 1}])`;
+      if (!expectation.fast) return call;
+      // compareMoney's own first step, inline: a number against a short plain amount.
+      const number = numberSource(expectation.number);
+      return `(typeof v === 'number' ? (v < ${number} ? -1 : v > ${number} ? 1 : 0) : ${call})`;
+    }
     case 'number':
     case 'duration':
       return `compareNumber(v, ${numberSource(value.value)})`;
@@ -283,6 +289,10 @@ export function generateScan(
       const argument = reader.wholeRow ? 'row' : `row[${JSON.stringify(reader.name)}]`;
       const fallback = field === 'age' ? 'B.createdAtMs(i)' : `B.value(i, ${name})`;
       read = `${x} = N${index}(${argument}, Z); if (${x} === I) ${x} = ${fallback};`;
+      if (fieldKind(source, field) === 'money' && !reader.wholeRow) {
+        // `comparableMoney`'s first step, inline: a JSON number without an exponent as it is.
+        read = `r = ${argument}; if (typeof r === 'number' && (r === 0 || (r > 0 ? r >= 1e-6 && r < 1e21 : r <= -1e-6 && r > -1e21))) ${x} = r; else { ${read} }`;
+      }
     }
     if (field === 'age') {
       return `if (${x} === U) { ${read} } v = ${x}; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`;
