@@ -88,7 +88,8 @@ class PerRecordCollector implements Collector {
   add(index: number, matches: boolean): void {
     const records = this.#records;
     const id = records.key(index);
-    if (this.#keep !== undefined && !this.#keep(records.createdAtMs(index))) return;
+    const createdAtMs = records.createdAtMs(index);
+    if (this.#keep !== undefined && !this.#keep(createdAtMs)) return;
     const key = `${this.#prefix}${id}}`;
     const earlier = this.#observed.get(key);
     if (earlier && (earlier.holds || !matches)) return;
@@ -98,7 +99,7 @@ class PerRecordCollector implements Collector {
         key,
         { [this.#identity]: id },
         matches,
-        records.createdAtMs(index),
+        createdAtMs,
         () => records.record(index),
         this.#nowMs,
         this.#zone,
