@@ -69,7 +69,10 @@ function settleRule(
   nowMs: number,
 ): { instances: AlertInstance[]; notifications: Notification[] } {
   const { rule, perRecordLog, existing } = prepared;
-  const keys = [...new Set([...existing.keys(), ...observed.keys()])].sort(byKey);
+  // The previous instances' keys come sorted (this order), so the sort mostly checks them.
+  const keys = [...existing.keys()];
+  for (const key of observed.keys()) if (!existing.has(key)) keys.push(key);
+  keys.sort(byKey);
   const instances: AlertInstance[] = [];
   const notifications: Notification[] = [];
   for (const key of keys) {
