@@ -1,7 +1,7 @@
 import { KeyIndex } from './key-index';
 import { INVALID, type Normalised } from './normalise';
 import { readsAlias, valueReader } from './reader';
-import { type RawRecord, type RecordPlan, readRow } from './record';
+import { type RawRecord, type RecordPlan, readRow, samePlan } from './record';
 import type { ApiRecord, FieldValue } from './types';
 
 /**
@@ -62,7 +62,7 @@ export class RecordBatch {
   /** No rows. */
   static readonly EMPTY: RecordBatch = new RecordBatch([], []);
 
-  /** A batch of records already read (tests, a merge of unlike batches). */
+  /** A batch of records already read (tests; a merge of batches read by different plans). */
   static of(records: readonly ApiRecord[]): RecordBatch {
     return new RecordBatch(
       records,
@@ -87,7 +87,9 @@ export class RecordBatch {
     if (batches.length === 1) return batches[0] as RecordBatch;
     const first = batches[0];
     const plan = first === undefined ? undefined : first.#plan;
-    const raw = plan !== undefined && batches.every((batch) => batch.#plan === plan);
+    const raw =
+      plan !== undefined &&
+      batches.every((batch) => batch.#plan !== undefined && samePlan(batch.#plan, plan));
     const seen = new Set<string>();
     const rows: unknown[] = [];
     const keys: string[] = [];

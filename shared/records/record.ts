@@ -43,6 +43,21 @@ export function recordPlan(
   return { source, zone, read, reader: fieldReader(read), keepRaw: fields === undefined };
 }
 
+/** Whether two plans read rows alike (`readBatch` makes a plan per answer). */
+export function samePlan(a: RecordPlan, b: RecordPlan): boolean {
+  return (
+    a === b ||
+    (a.source === b.source &&
+      a.zone === b.zone &&
+      a.keepRaw === b.keepRaw &&
+      a.read.length === b.read.length &&
+      a.read.every(([name, kind], index) => {
+        const other = b.read[index];
+        return other !== undefined && other[0] === name && other[1] === kind;
+      }))
+  );
+}
+
 export function isPlainObject(value: unknown): value is RawRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

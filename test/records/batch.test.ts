@@ -143,6 +143,9 @@ describe('Class: RecordBatch', () => {
       const second = readBatch('payments', rows(['2', '3']), ZONE).records;
       const merged = RecordBatch.merge([first, second]);
       expect([0, 1, 2].map((index) => merged.key(index))).toEqual(['1', '2', '3']);
+      // Still raw rows: a field is read from the row, no record was built to merge.
+      expect(merged.rawValue(2, 'status')).toBe('pending');
+      expect(merged.scanRows(['status']).mode).toBe('raw');
       expect(merged.toArray()).toEqual([
         ...first.toArray(),
         ...second.toArray().filter((r) => r.key === '3'),
