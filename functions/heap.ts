@@ -1,4 +1,4 @@
-/** Records read in one run from which on the run's garbage is collected before it returns. */
+/** From this many records read in one run, the handler collects the run's garbage. */
 export const LARGE_RUN_RECORDS = 20_000;
 
 /**

@@ -1,7 +1,7 @@
 import type { Condition, Operator, SourceName } from '../config/types';
 import { FIELDS, type FieldKind } from '../records/fields';
 import { INVALID } from '../records/normalise';
-import { type RowField, rowField } from '../records/reader';
+import { type RowField, rowField } from '../records/row-fields';
 import {
   compareDirection,
   compareMoney,
@@ -114,12 +114,10 @@ function testSource(
   if (comparisons.some((source) => source === undefined)) return fallback;
   const [first] = comparisons as string[];
   // Text is never incomparable: equality needs no ordering, and stops at the first difference.
-  const equality = (c: string) => {
-    const folded = c.replace(/^compareText\(/, 'equalsText(');
-    const literal = /^equalsText\(v, (.*)\)$/.exec(folded)?.[1];
-    return lowered && literal !== undefined
-      ? `(typeof v === 'string' ? v === ${literal} : ${folded})`
-      : folded;
+  const equality = (value: ConditionValue) => {
+    const literal = JSON.stringify(value.value);
+    const call = `equalsText(v, ${literal})`;
+    return lowered ? `(typeof v === 'string' ? v === ${literal} : ${call})` : call;
   };
   const textual = condition.values.every((value) => value.kind === 'text');
   if (condition.op === 'any' && textual && condition.values.length > SET_LOOKUP_AT) {
@@ -128,11 +126,14 @@ function testSource(
     const set = `K[${constants.length - 1}]`;
     return `if (typeof v === 'object') { ${fallback} } else if (!${set}.has(String(v).trim().toLowerCase())) ${fail}`;
   }
+  const equalities = textual
+    ? condition.values.map(equality)
+    : (comparisons as string[]).map((c) => `${c} === 0`);
   const scalar =
     condition.op === 'any'
-      ? `if (!(${(comparisons as string[]).map((c) => (textual ? equality(c) : `${c} === 0`)).join(' || ')})) ${fail}`
+      ? `if (!(${equalities.join(' || ')})) ${fail}`
       : condition.op === '<>' && textual
-        ? `if (${equality(first as string)}) ${fail}`
+        ? `if (${equalities[0]}) ${fail}`
         : `c = ${first}; if (!(${holdsSource(condition.op, 'c')})) ${fail}`;
   // A list only comes from a phones field (left to the closure): kept exact all the same.
   return `if (typeof v === 'object') { ${fallback} } else { ${scalar} }`;
@@ -208,7 +209,7 @@ export interface ScanSink {
 /** A pass over raw API rows or over records: the scan generated for each reads differently. */
 export type ScanMode = 'raw' | 'records';
 
-/** The rows a scan walks (a `RecordBatch`'s `scanRows`). */
+/** The rows a scan walks (`RecordBatch.scanRows`); row `i` is the batch's row `i`. */
 export type ScanInput =
   | {
       /** Raw rows: each field normalised in the pass; what that cannot read, the record says. */
@@ -309,8 +310,14 @@ export function generateScan(
     }
     if (!folded.includes(index)) folded.push(index);
     const cache = `C${index}`;
-    const text = `r = row[${JSON.stringify(reader.name)}]; if (typeof r === 'string') { ${x} = ${cache}.get(r); if (${x} === undefined) { ${x} = r.trim().toLowerCase(); if (${cache}.size < ${MAX_FOLDED}) ${cache}.set(r, ${x}); } }`;
-    return `if (${x} === U) { ${text} else { ${read} ${fold} } } v = ${x}; if (v === undefined || v === '') ${fail}`;
+    const fresh = `${x} = r.trim().toLowerCase(); if (${cache}.size < ${MAX_FOLDED}) ${cache}.set(r, ${x});`;
+    return [
+      `if (${x} === U) {`,
+      `r = row[${JSON.stringify(reader.name)}];`,
+      `if (typeof r === 'string') { ${x} = ${cache}.get(r); if (${x} === undefined) { ${fresh} } }`,
+      `else { ${read} ${fold} }`,
+      `} v = ${x}; if (v === undefined || v === '') ${fail}`,
+    ].join(' ');
   };
   const constants: unknown[] = [];
   const tests: ValueTest[] = [];

@@ -60,18 +60,7 @@ const SAFE_DECIMAL_LENGTH = 15;
 
 /** `-?D+(.D+)?` and short enough that `Number` keeps it exact relative to its neighbours. */
 export function isShortPlainDecimal(text: string): boolean {
-  const length = text.length;
-  if (length === 0 || length > SAFE_DECIMAL_LENGTH) return false;
-  let index = text.charCodeAt(0) === 45 ? 1 : 0;
-  let digits = 0;
-  let dot = false;
-  for (; index < length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 46 && !dot && digits > 0) dot = true;
-    else if (code >= 48 && code <= 57) digits += 1;
-    else return false;
-  }
-  return digits > 0 && text.charCodeAt(length - 1) !== 46;
+  return shortPlainDecimalValue(text) !== undefined;
 }
 
 /** Powers of ten a double holds exactly (up to 1e22). */

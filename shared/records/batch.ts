@@ -1,26 +1,9 @@
+import type { ScanInput } from '../conditions/generate';
 import { KeyIndex } from './key-index';
 import { INVALID, type Normalised } from './normalise';
-import { readsAlias, valueReader } from './reader';
 import { type RawRecord, type RecordPlan, readRow, samePlan } from './record';
+import { readsAlias, valueReader } from './row-fields';
 import type { ApiRecord, FieldValue } from './types';
-
-/**
- * What a generated scan walks (`ScanInput` in `shared/conditions/generate.ts`): the raw rows,
- * or the records when a row's fields cannot all be read from the row (fields the plan left
- * unread). Row `i` is the batch's row `i`.
- */
-export type ScanRows =
-  | {
-      readonly mode: 'raw';
-      readonly zone: string;
-      readonly rows: readonly unknown[];
-      value(index: number, field: string): FieldValue | undefined;
-      createdAtMs(index: number): number | undefined;
-    }
-  | {
-      readonly mode: 'records';
-      readonly rows: readonly ApiRecord[];
-    };
 
 /** Identities in order: shorter first, then by code unit, so numeric ids in numeric order. */
 function compareKeys(a: string, b: string): number {
@@ -220,8 +203,12 @@ export class RecordBatch {
     );
   }
 
-  /** What a generated scan of `fields` (`age` among them) reads. */
-  scanRows(fields: readonly string[]): ScanRows {
+  /**
+   * What a generated scan of `fields` (`age` among them) walks: the raw rows, or the records
+   * when a field is one the plan leaves unread (then every record is read: the runner asks the
+   * parser for every field a rule names, `usedFields`, so only other callers get there).
+   */
+  scanRows(fields: readonly string[]): ScanInput {
     const plan = this.#plan;
     if (plan === undefined) return { mode: 'records', rows: this.#rows as ApiRecord[] };
     const read = (field: string) => plan.read.some(([name]) => name === field);

@@ -1,4 +1,11 @@
-import { INVALID, normaliseMoney, normaliseText, normaliseTime, readIdentity } from './normalise';
+import {
+  INVALID,
+  normaliseMoney,
+  normaliseText,
+  normaliseTime,
+  readGateway,
+  readIdentity,
+} from './normalise';
 import type { ApiRecord, FieldValue } from './types';
 
 /**
@@ -20,9 +27,7 @@ export function fastPayment(
   const createdAt = normaliseTime(raw.created_at, zone);
   // As the schema reads it: a blank gateway defers to payment_gateway, and stays when that is
   // absent too.
-  const gateway = present(raw.gateway)
-    ? normaliseText(raw.gateway)
-    : (normaliseText(raw.payment_gateway) ?? normaliseText(raw.gateway));
+  const gateway = readGateway(raw);
   const status = normaliseText(raw.status);
   const amountAdded = normaliseMoney(raw.amount_added);
   const amountTax = normaliseMoney(raw.amount_tax);
@@ -85,11 +90,4 @@ function partialFields(
   const fields: Record<string, FieldValue> = { id };
   for (const [name, value] of values) if (value !== undefined) fields[name] = value;
   return fields;
-}
-
-/** A field that is there and not blank (an empty `gateway` defers to `payment_gateway`). */
-function present(value: unknown): boolean {
-  return (
-    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
-  );
 }

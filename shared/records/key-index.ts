@@ -1,4 +1,8 @@
-/** FNV-1a over an identity's code units: every character counts, so no shape of id collides. */
+/**
+ * FNV-1a over an identity's code units. Every character counts, so ids that differ anywhere
+ * spread over the table; two ids can still share a hash (32 bits), which is why a lookup also
+ * compares the ids themselves.
+ */
 function hashOf(key: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < key.length; index += 1) {

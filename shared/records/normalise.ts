@@ -140,6 +140,18 @@ export function normaliseValue(kind: FieldKind, value: unknown, zone: string): N
   }
 }
 
+/**
+ * The gateway of a raw payment, with its documented alias: `gateway`, or when that is absent
+ * or blank a readable `payment_gateway` (an unreadable alias is ignored, as `applyAliases`
+ * ignores it). `INVALID` when `gateway` itself is unreadable.
+ */
+export function readGateway(raw: Readonly<Record<string, unknown>>): Normalised {
+  const gateway = normaliseText(raw.gateway);
+  if (gateway !== undefined && gateway !== '') return gateway;
+  const alias = normaliseText(raw.payment_gateway);
+  return alias === undefined || alias === INVALID ? gateway : alias;
+}
+
 /** A record identity: a non-empty ID, number or string, kept as text (a prefix is part of it). */
 export function readIdentity(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;

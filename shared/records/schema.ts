@@ -65,7 +65,10 @@ export function recordKey(
   return id === undefined ? undefined : `id:${id}`;
 }
 
-/** Copies the documented alias: the docs name the gateway field both ways. */
+/**
+ * Copies the documented alias: the docs name the gateway field both ways. The schema's way
+ * with normalised fields; `readGateway` reads a raw row the same way.
+ */
 export function applyAliases(
   source: SourceName,
   fields: Record<string, FieldValue>,
