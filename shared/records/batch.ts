@@ -116,7 +116,7 @@ export class RecordBatch {
 
   /** The rows by identity, built on first use. */
   keyIndex(): KeyIndex {
-    this.#index ??= new KeyIndex(this.#keys);
+    this.#index ??= KeyIndex.of(this.#keys);
     return this.#index;
   }
 

@@ -22,7 +22,7 @@ describe('Class: KeyIndex', () => {
   it('finds every row of an identity, in order, and none of an absent one', () => {
     fc.assert(
       fc.property(fc.array(key, { maxLength: 60 }), key, (keys, absent) => {
-        const index = new KeyIndex(keys);
+        const index = KeyIndex.of(keys);
         const expected = rowsByKey(keys);
         for (const [id, rows] of expected) expect(index.rowsOf(id)).toEqual(rows);
         if (!expected.has(absent)) expect(index.rowsOf(absent)).toEqual([]);
@@ -36,7 +36,7 @@ describe('Class: KeyIndex', () => {
       fc.property(fc.array(key, { maxLength: 60 }), (keys) => {
         const counts = rowsByKey(keys);
         const rows = keys.map((id) => ((counts.get(id)?.length ?? 0) > 1 ? 1 : 0));
-        const { repeats } = new KeyIndex(keys);
+        const { repeats } = KeyIndex.of(keys);
         expect(repeats === undefined ? undefined : [...repeats]).toEqual(
           rows.includes(1) ? rows : undefined,
         );
@@ -45,9 +45,22 @@ describe('Class: KeyIndex', () => {
     );
   });
 
+  it('tells apart ids alike at both ends, differing only in the middle', () => {
+    // Every sampled hash meets: the index falls back to hashing every character.
+    const keys = Array.from(
+      { length: 3000 },
+      (_, i) => `prefix--${String(i).padStart(5, '0')}--suffix`,
+    );
+    const index = KeyIndex.of([...keys, keys[1234] as string]);
+    expect(index.rowsOf(keys[1234] as string)).toEqual([1234, 3000]);
+    expect(index.rowsOf(keys[7] as string)).toEqual([7]);
+    expect(index.rowsOf('prefix--99999--suffix')).toEqual([]);
+    expect(index.repeats?.reduce((sum, flag) => sum + flag, 0)).toBe(2);
+  });
+
   it('tells apart ids whose hashes collide', () => {
     // Known FNV-1a 32-bit collisions.
-    const index = new KeyIndex(['costarring', 'liquid', 'declinate', 'macallums', 'liquid']);
+    const index = KeyIndex.of(['costarring', 'liquid', 'declinate', 'macallums', 'liquid']);
     expect(index.rowsOf('costarring')).toEqual([0]);
     expect(index.rowsOf('liquid')).toEqual([1, 4]);
     expect(index.rowsOf('macallums')).toEqual([3]);
@@ -56,8 +69,8 @@ describe('Class: KeyIndex', () => {
 
   it('tells apart thousands of ids that share all but their last characters', () => {
     const keys = Array.from({ length: 5000 }, (_, i) => `call-${String(i).padStart(6, '0')}`);
-    expect(new KeyIndex(keys).repeats).toBeUndefined();
-    const index = new KeyIndex([...keys, 'call-004999']);
+    expect(KeyIndex.of(keys).repeats).toBeUndefined();
+    const index = KeyIndex.of([...keys, 'call-004999']);
     expect(index.rowsOf('call-004999')).toEqual([4999, 5000]);
     expect(index.repeats?.reduce((sum, flag) => sum + flag, 0)).toBe(2);
   });
