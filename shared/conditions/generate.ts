@@ -97,8 +97,28 @@ function comparisonSource(
 }
 
 /**
+ * Equality (or `<>`) of canonical phones in `v` (a phone, or a list of them) against canonical
+ * condition values, as `comparePhone` decides it: canonicalising is idempotent, so a canonical
+ * phone equals a value exactly when it is the same text; a list equals when one of its phones
+ * does, and differs when it has phones and none is the value.
+ */
+function canonicalPhoneSource(condition: PlannedCondition, fail: string): string | undefined {
+  if (condition.op !== 'any' && condition.op !== '<>') return undefined;
+  if (!condition.values.every((value) => value.kind === 'text')) return undefined;
+  const literals = condition.values.map((value) => JSON.stringify(value.value));
+  if (condition.op === '<>') {
+    const [literal] = literals;
+    return `if (typeof v === 'object') { if (v.length === 0 || v.includes(${literal})) ${fail} } else if (v === ${literal}) ${fail}`;
+  }
+  const inList = literals.map((literal) => `v.includes(${literal})`).join(' || ');
+  const equal = literals.map((literal) => `v === ${literal}`).join(' || ');
+  return `if (typeof v === 'object') { if (!(${inList})) ${fail} } else if (!(${equal})) ${fail}`;
+}
+
+/**
  * Source that runs `fail` unless the value in `v` passes condition `index`. `lowered`: text in
- * `v` is already lower-cased (and trimmed), so equality is `===`.
+ * `v` is already lower-cased (and trimmed), so equality is `===`; `canonical`: phones in `v`
+ * are canonical (read by the record's normaliser), so their equality is `===` too.
  */
 function testSource(
   condition: PlannedCondition,
@@ -106,8 +126,13 @@ function testSource(
   constants: unknown[],
   fail: string,
   lowered = false,
+  canonical = false,
 ): string {
   const fallback = `if (!T[${index}](v)) ${fail}`;
+  if (canonical && (condition.kind === 'phone' || condition.kind === 'phones')) {
+    const phones = canonicalPhoneSource(condition, fail);
+    if (phones !== undefined) return phones;
+  }
   const comparisons = condition.values.map((value) =>
     comparisonSource(condition.kind, value, constants),
   );
@@ -156,8 +181,10 @@ function conditionSource(
   fail = 'return false;',
   load: LoadSource = recordLoad,
   lowered = false,
+  canonical = false,
 ): string {
-  return `${load(condition.field, fail)}\n  ${testSource(condition, index, constants, fail, lowered)}`;
+  const test = testSource(condition, index, constants, fail, lowered, canonical);
+  return `${load(condition.field, fail)}\n  ${test}`;
 }
 
 /**
@@ -336,6 +363,8 @@ export function generateScan(
         `break ${label};`,
         load,
         lowered,
+        // Raw rows' phones are read by the record's normaliser: canonical.
+        mode === 'raw',
       );
     });
     return `m = false;\n    ${label}: {\n      ${conditions.join('\n      ')}\n      m = true;\n    }\n    ${deliver}`;

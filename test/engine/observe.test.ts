@@ -23,6 +23,10 @@ const CONFIG = config([
   { name: 'none', where: {}, count: '< 3' },
   { name: 'phones', where: { destination: '8000000011', age: '< 1h' } },
   { name: 'unreadable', where: { call_time: '> soon' } },
+  { name: 'did-any', where: { did: ['8000000001', '+918000000002'] } },
+  { name: 'did-not', where: { did: '<> 8000000001', state: '<> answered' } },
+  { name: 'destination-not', where: { destination: '<> 8000000012' }, count: '>= 1' },
+  { name: 'destination-any', where: { destination: ['8000000099', '8000000012'] } },
 ]);
 
 const value = fc.oneof(
@@ -38,7 +42,10 @@ const liveCall = fc.record(
     agent_name: fc.oneof(fc.constantFrom('Asha', 'ASHA', 'Ravi'), value),
     direction: fc.oneof(fc.constantFrom(1, 2, 'inbound', 'Outbound'), value),
     call_time: fc.oneof(fc.constantFrom('00:00:10', '00:01:00', 45), value),
-    destination: fc.oneof(fc.constantFrom('8000000011,8000000012', '+918000000011'), value),
+    destination: fc.oneof(
+      fc.constantFrom('8000000011,8000000012', '+918000000011', ['08000000012', 8000000013]),
+      value,
+    ),
     created_at: fc.oneof(fc.constantFrom('2026-11-21 09:59:00', '2026-11-21 08:00:00'), value),
   },
   { requiredKeys: [] },
