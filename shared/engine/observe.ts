@@ -5,7 +5,7 @@ import {
   type Scan,
   type ScanMode,
   scanFields,
-} from '../conditions/generate';
+} from '../conditions/scan';
 import { NO_RAW_VALUE, type RecordBatch } from '../records/batch';
 import { IDENTITY_FIELD } from '../records/fields';
 import {

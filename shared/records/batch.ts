@@ -1,4 +1,4 @@
-import type { ScanInput } from '../conditions/generate';
+import type { ScanInput } from '../conditions/scan';
 import { KeyIndex } from './key-index';
 import { INVALID, type Normalised } from './normalise';
 import { type RawRecord, type RecordPlan, readRow, samePlan } from './record';
