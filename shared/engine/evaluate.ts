@@ -2,10 +2,11 @@ import type { Config, RuleConfig, SourceName } from '../config/types';
 import type { RecordBatch } from '../records/batch';
 import type { PollResult } from '../records/types';
 import { aggregateContext, compileRule, type Observation } from './aggregate';
+import type { ObservedRule } from './collectors';
 import { healthAfterFailure, healthKey, healthTarget } from './health';
 import { step } from './lifecycle';
 import { buildNotification, type NotificationTarget } from './notify';
-import { type ObservedRule, observeAll } from './observe';
+import { observeAll } from './observe';
 import { checkState, emptyState } from './state';
 import type { AlertInstance, Evaluation, Notification } from './types';
 

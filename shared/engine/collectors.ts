@@ -1,0 +1,310 @@
+import { fieldKind, type RecordPredicate } from '../conditions/compile';
+import { NO_RAW_VALUE, type RecordBatch } from '../records/batch';
+import { IDENTITY_FIELD } from '../records/fields';
+import {
+  aggregateContext,
+  type CompiledRule,
+  MAX_LISTED_IDS,
+  type Observation,
+  RecordObservation,
+} from './aggregate';
+import { alertKey } from './state';
+
+/*
+ * What each rule of a pass does with the rows handed to it (`observe.ts` hands them): a
+ * per-record rule's instances, an aggregate's groups and distinct identities.
+ */
+
+/** What one rule does with each row of the pass, and what it saw at the end. */
+export interface Collector {
+  readonly where: RecordPredicate;
+  /** Identities whose rows it also wants when they do not match (tracked instances). */
+  readonly tracked: readonly string[];
+  /** `index`: the row's position in the poll's batch; a row that matches or is tracked. */
+  add(index: number, matches: boolean): void;
+  observations(): Map<string, Observation>;
+}
+
+/** Per row, 1 when its identity repeats in the poll (`KeyIndex.repeats`). */
+export type Repeats = Uint8Array | undefined;
+
+/** How one rule of the pass is observed. */
+export interface ObservedRule {
+  readonly compiled: CompiledRule;
+  /**
+   * Per-record rules: records outside it, by `createdAtMs`, are ignored (payments older than
+   * the lookback).
+   */
+  readonly keep?: (createdAtMs: number | undefined) => boolean;
+  /** Per-record rules: the rule's existing instances, by identity. */
+  readonly tracked?: Iterable<{ readonly labels: Readonly<Record<string, string>> }>;
+  /** Per-record rules: instances store no context (payments, a log). */
+  readonly compactContext?: boolean;
+  /** Aggregate rules: the records are already one per identity (payments). */
+  readonly distinct?: boolean;
+}
+
+/**
+ * A per-record rule's observations: one per record identity present in the poll (live calls
+ * by `call_id`, payments by `id`) that matches or that `tracked` holds; a record that neither
+ * matches nor is tracked changes nothing, so it costs no observation (a 100k-payment answer is
+ * mostly those). Several rows of one call (an inbound call ringing several agents) are one
+ * instance, holding when any row matches, described by the first matching row. Records not
+ * in `keep` are ignored.
+ */
+class PerRecordCollector implements Collector {
+  readonly where: RecordPredicate;
+  readonly tracked: readonly string[];
+  readonly #identity: string;
+  readonly #prefix: string;
+  readonly #keep: ((createdAtMs: number | undefined) => boolean) | undefined;
+  readonly #records: RecordBatch;
+  readonly #compactContext: boolean;
+  readonly #nowMs: number;
+  readonly #zone: string;
+  readonly #observed = new Map<string, Observation>();
+
+  constructor(rule: ObservedRule, records: RecordBatch, nowMs: number, zone: string) {
+    const { rule: config, where } = rule.compiled;
+    this.#records = records;
+    this.where = where;
+    this.#identity = IDENTITY_FIELD[config.source] ?? 'id';
+    const tracked: string[] = [];
+    for (const instance of rule.tracked ?? []) {
+      const id = instance.labels[this.#identity];
+      if (id !== undefined) tracked.push(id);
+    }
+    this.tracked = tracked;
+    // alertKey for one label, without building the labels object for every record.
+    this.#prefix = `${config.name}{${this.#identity}=`;
+    this.#keep = rule.keep;
+    this.#compactContext = rule.compactContext ?? false;
+    this.#nowMs = nowMs;
+    this.#zone = zone;
+  }
+
+  add(index: number, matches: boolean): void {
+    const records = this.#records;
+    const id = records.key(index);
+    const createdAtMs = records.createdAtMs(index);
+    if (this.#keep !== undefined && !this.#keep(createdAtMs)) return;
+    const key = `${this.#prefix}${id}}`;
+    const earlier = this.#observed.get(key);
+    if (earlier && (earlier.holds || !matches)) return;
+    this.#observed.set(
+      key,
+      new RecordObservation(
+        key,
+        { [this.#identity]: id },
+        matches,
+        createdAtMs,
+        () => records.record(index),
+        this.#nowMs,
+        this.#zone,
+        this.#compactContext,
+      ),
+    );
+  }
+
+  observations(): Map<string, Observation> {
+    return this.#observed;
+  }
+}
+
+/** The distinct identities of a group's matching records: how many, and the first few. */
+class Identities {
+  size = 0;
+  readonly first: string[] = [];
+  /** Only identities that repeat in the poll: the rest are counted once by construction. */
+  readonly #repeated = new Set<string>();
+
+  add(key: string, repeats: boolean): void {
+    if (repeats) {
+      if (this.#repeated.has(key)) return;
+      this.#repeated.add(key);
+    }
+    this.size += 1;
+    if (this.first.length < MAX_LISTED_IDS) this.first.push(key);
+  }
+}
+
+interface Group {
+  readonly canonical: Record<string, string>;
+  readonly labels: Record<string, string>;
+  readonly ids: Identities;
+}
+
+/** A group label value: the display text of the field of row `index`. */
+function labelOf(records: RecordBatch, index: number, field: string): string {
+  const value = records.value(index, field);
+  if (value === undefined) return '';
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** What a label groups by: text case-insensitively, anything else as displayed. */
+function groupOf(compiled: CompiledRule, field: string, label: string): string {
+  return fieldKind(compiled.rule.source, field) === 'text' ? label.toLowerCase() : label;
+}
+
+/**
+ * An aggregate rule's observations. Records are counted once per identity (DISTINCT
+ * `call_id`: one inbound call ringing several agents is one call). Without `groupBy` there is
+ * exactly one instance with empty labels, observed even when nothing matches, so
+ * `count: "< 1"` works; with `groupBy`, one instance per group present among the matching
+ * records, labels in `groupBy` order (a group absent from the poll counts 0 and no longer holds).
+ */
+class GroupCollector implements Collector {
+  readonly where: RecordPredicate;
+  readonly tracked: readonly string[] = [];
+  readonly #compiled: CompiledRule;
+  readonly #groups = new Map<string, Group>();
+  /** Without `groupBy`: the one group, counted into directly. */
+  readonly #single: Group | undefined;
+  /** Per `groupBy` field, whether it groups case-insensitively (text). */
+  readonly #folded: readonly boolean[];
+  /**
+   * Of a one-field `groupBy`, the group of each raw value met (a row's label is a function of
+   * its raw value, `RecordBatch.rawValue`), and of each label read otherwise: a poll repeats a
+   * few values many times, so most rows cost one lookup.
+   */
+  readonly #groupOfRaw = new Map<unknown, string>();
+  readonly #groupOfLabel = new Map<string, string>();
+  readonly #repeats: Repeats;
+  readonly #records: RecordBatch;
+
+  constructor(compiled: CompiledRule, records: RecordBatch, repeats: Repeats) {
+    this.#compiled = compiled;
+    this.#records = records;
+    this.#repeats = repeats;
+    this.where = compiled.where;
+    this.#folded = compiled.rule.groupBy.map(
+      (field) => fieldKind(compiled.rule.source, field) === 'text',
+    );
+    if (compiled.rule.groupBy.length === 0) {
+      this.#single = { canonical: {}, labels: {}, ids: new Identities() };
+      this.#groups.set('', this.#single);
+    }
+  }
+
+  add(index: number, matches: boolean): void {
+    if (!matches) return;
+    const records = this.#records;
+    const repeats = this.#repeats !== undefined && this.#repeats[index] === 1;
+    if (this.#single !== undefined) {
+      this.#single.ids.add(records.key(index), repeats);
+      return;
+    }
+    const { groupBy } = this.#compiled.rule;
+    // Labels are built for a group's first record only: a poll has few groups and many rows.
+    // One field is its own id; several are each length-prefixed, so no two groups share an id
+    // whatever their text holds.
+    let id = '';
+    if (groupBy.length === 1) {
+      const field = groupBy[0] as string;
+      const raw = records.rawValue(index, field);
+      let group = raw === NO_RAW_VALUE ? undefined : this.#groupOfRaw.get(raw);
+      if (group === undefined) {
+        const label = labelOf(records, index, field);
+        group = this.#groupOfLabel.get(label);
+        if (group === undefined) {
+          group = this.#folded[0] ? label.toLowerCase() : label;
+          this.#groupOfLabel.set(label, group);
+        }
+        if (raw !== NO_RAW_VALUE) this.#groupOfRaw.set(raw, group);
+      }
+      id = group;
+    } else {
+      groupBy.forEach((field, position) => {
+        const label = labelOf(records, index, field);
+        const group = this.#folded[position] ? label.toLowerCase() : label;
+        id += `${group.length}:${group}`;
+      });
+    }
+    let entry = this.#groups.get(id);
+    if (entry === undefined) {
+      const labels: Record<string, string> = {};
+      const canonical: Record<string, string> = {};
+      for (const field of groupBy) {
+        labels[field] = labelOf(records, index, field);
+        canonical[field] = groupOf(this.#compiled, field, labels[field]);
+      }
+      entry = { canonical, labels, ids: new Identities() };
+      this.#groups.set(id, entry);
+    }
+    entry.ids.add(records.key(index), repeats);
+  }
+
+  observations(): Map<string, Observation> {
+    const { rule, count } = this.#compiled;
+    const observed = new Map<string, Observation>();
+    for (const { canonical, labels, ids } of this.#groups.values()) {
+      // The key comes from the canonical values, so a group whose text changes letter case
+      // between polls (the API's drift) stays one alert; `step` keeps the first labels seen.
+      const key = alertKey(rule.name, canonical);
+      observed.set(key, {
+        key,
+        labels,
+        holds: count ? count(ids.size) : false,
+        value: ids.size,
+        context: aggregateContext(rule, labels, ids.size, ids.first),
+      });
+    }
+    return observed;
+  }
+}
+
+/**
+ * An ungrouped count over records already one per identity (payments): a count and the first
+ * few ids, not a set of 90,000 ids hashed to learn its size.
+ */
+class TotalCollector implements Collector {
+  readonly where: RecordPredicate;
+  readonly tracked: readonly string[] = [];
+  readonly #compiled: CompiledRule;
+  #matching = 0;
+  readonly #ids: string[] = [];
+  readonly #records: RecordBatch;
+
+  constructor(compiled: CompiledRule, records: RecordBatch) {
+    this.#compiled = compiled;
+    this.#records = records;
+    this.where = compiled.where;
+  }
+
+  add(index: number, matches: boolean): void {
+    if (!matches) return;
+    this.#matching += 1;
+    if (this.#ids.length < MAX_LISTED_IDS) this.#ids.push(this.#records.key(index));
+  }
+
+  observations(): Map<string, Observation> {
+    const { rule, count } = this.#compiled;
+    const key = alertKey(rule.name, {});
+    const observation: Observation = {
+      key,
+      labels: {},
+      holds: count ? count(this.#matching) : false,
+      value: this.#matching,
+      context: aggregateContext(rule, {}, this.#matching, this.#ids),
+    };
+    return new Map([[key, observation]]);
+  }
+}
+
+/** The collector of one rule of the pass. */
+export function collector(
+  rule: ObservedRule,
+  records: RecordBatch,
+  nowMs: number,
+  zone: string,
+  repeats: () => Repeats,
+): Collector {
+  const { compiled } = rule;
+  if (compiled.rule.count === undefined) return new PerRecordCollector(rule, records, nowMs, zone);
+  if (rule.distinct) {
+    return compiled.rule.groupBy.length === 0
+      ? new TotalCollector(compiled, records)
+      : new GroupCollector(compiled, records, undefined);
+  }
+  return new GroupCollector(compiled, records, repeats());
+}
