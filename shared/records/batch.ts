@@ -33,7 +33,7 @@ export class RecordBatch {
   /** Whether identities strictly ascend (1) or descend (-1), or neither (0); unknown yet. */
   #order: -1 | 0 | 1 | undefined;
   #index: KeyIndex | undefined;
-  #exact: Map<string, ((raw: RawRecord) => Normalised) | undefined> | undefined;
+  #exact: Map<string, ((raw: RawRecord) => Normalised) | null> | undefined;
 
   private constructor(rows: readonly unknown[], keys: readonly string[], plan?: RecordPlan) {
     this.#rows = rows;
@@ -163,9 +163,9 @@ export class RecordBatch {
     const known = this.#records?.[index];
     if (known !== undefined) return known.fields[field];
     const reader = this.#exactReader(plan, field);
-    const value = reader?.(this.#rows[index] as RawRecord);
-    if (value === INVALID || reader === undefined) return this.record(index).fields[field];
-    return value;
+    if (reader === null) return this.record(index).fields[field];
+    const value = reader(this.#rows[index] as RawRecord);
+    return value === INVALID ? this.record(index).fields[field] : value;
   }
 
   /**
@@ -177,7 +177,7 @@ export class RecordBatch {
   rawValue(index: number, field: string): unknown {
     const plan = this.#plan;
     if (plan === undefined || readsAlias(plan.source, field)) return NO_RAW_VALUE;
-    if (this.#exactReader(plan, field) === undefined) return NO_RAW_VALUE;
+    if (this.#exactReader(plan, field) === null) return NO_RAW_VALUE;
     const raw = (this.#rows[index] as RawRecord)[field];
     return typeof raw === 'object' && raw !== null ? NO_RAW_VALUE : raw;
   }
@@ -224,15 +224,15 @@ export class RecordBatch {
     };
   }
 
-  #exactReader(plan: RecordPlan, field: string) {
+  /** The reader of `field`'s exact value from a raw row; null when the plan does not read it. */
+  #exactReader(plan: RecordPlan, field: string): ((raw: RawRecord) => Normalised) | null {
     this.#exact ??= new Map();
-    if (!this.#exact.has(field)) {
+    let reader = this.#exact.get(field);
+    if (reader === undefined) {
       const kind = plan.read.find(([name]) => name === field)?.[1];
-      this.#exact.set(
-        field,
-        kind === undefined ? undefined : valueReader(plan.source, field, kind, plan.zone),
-      );
+      reader = kind === undefined ? null : valueReader(plan.source, field, kind, plan.zone);
+      this.#exact.set(field, reader);
     }
-    return this.#exact.get(field);
+    return reader;
   }
 }
