@@ -1,8 +1,8 @@
 import type { SourceName } from '../config/types';
-import { FIELDS, type FieldKind } from '../records/fields';
 import { INVALID } from '../records/normalise';
 import { type RowField, rowField } from '../records/row-fields';
 import { compileValueTest, type ValueTest } from './compare';
+import { fieldKind } from './compile';
 import {
   conditionSource,
   HELPER_NAMES,
@@ -15,11 +15,6 @@ import {
  * The pass over a poll's rows for every rule of a source: generated code, built from the
  * condition sources of `generate.ts`, which `engine/observe.ts` runs.
  */
-
-/** The kind of a field a rule names; a name the catalogue does not know is read as text. */
-function fieldKind(source: SourceName, field: string): FieldKind {
-  return FIELDS[source][field] ?? 'text';
-}
 
 /** Rules one `generateScan` pass takes: their tracked flags are the bits of one small integer. */
 export const MAX_SCAN_RULES = 30;
