@@ -3,9 +3,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import * as z from 'zod';
 import type { Config } from '../shared/config/types';
 import { loadConfigJsonFile } from '../shared/config/validate';
+import * as z from '../shared/schema/zod';
 import { clientOptions } from './adapters/clients';
 import { RuntimeConfigError } from './errors';
 
@@ -38,7 +38,10 @@ export interface Runtime {
   readonly sampleQueue?: { readonly url: string; readonly sqs: SQSClient };
 }
 
-const topicsSchema = z.record(z.string().min(1), z.string().startsWith('arn:'));
+const topicsSchema = z.record(
+  z.string().check(z.minLength(1)),
+  z.string().check(z.startsWith('arn:')),
+);
 
 /**
  * The rules as JSON, which `cdk synth` writes beside the handler from the validated

@@ -1,8 +1,8 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import * as z from 'zod';
 import type { SampleQueue } from '../../shared/ports/types';
 import { delaySeconds } from '../../shared/runner/samples';
 import type { QueuedSample } from '../../shared/runner/types';
+import * as z from '../../shared/schema/zod';
 import { SampleMessageError } from '../errors';
 
 /** `SendMessageBatch` takes at most this many entries. */
@@ -28,7 +28,7 @@ export function sampleMessageBody(sample: QueuedSample): string {
 
 const sampleMessageSchema = z.object({
   source: z.enum(['live_calls', 'payments']),
-  sample: z.number().int().min(0),
+  sample: z.number().check(z.int(), z.gte(0)),
   dueAt: z.iso.datetime({ offset: true }),
 });
 

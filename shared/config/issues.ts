@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../schema/zod';
 import { type ConfigIssue, formatPath } from './errors';
 import { didYouMean } from './hints';
 
@@ -62,7 +62,7 @@ function describe(issue: z.core.$ZodIssue): string {
 }
 
 /** Runs a schema, returning the value or every issue, with paths under `base`. */
-export function check<S extends z.ZodType>(
+export function check<S extends z.ZodMiniType>(
   schema: S,
   input: unknown,
   base: readonly PropertyKey[],

@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
 
 import { LIVE_CALL_QUERY_KEYS, SEVERITIES, SOURCES } from './types';
 
 /**
- * Structural schemas of the rules file (zod 4, strict objects). Cross-references (channels a
+ * Structural schemas of the rules file (zod/mini, strict objects). Cross-references (channels a
  * rule names, fields of a source, summary placeholders) are checked in `rules.ts`, so that a
  * problem in one place never hides a problem in another.
  */
@@ -18,15 +18,15 @@ type Read<T> =
   | { readonly ok: false; readonly message: string };
 
 function custom<T>(read: (input: unknown) => Read<T>) {
-  return z
-    .unknown()
-    .optional()
-    .transform((input, ctx): T => {
+  return z.pipe(
+    z.optional(z.unknown()),
+    z.transform((input, ctx): T => {
       const result = read(input);
       if (result.ok) return result.value;
       ctx.issues.push({ code: 'custom', message: result.message, input });
       return z.NEVER;
-    });
+    }),
+  );
 }
 
 export interface DurationBounds {
@@ -180,26 +180,26 @@ export const CHANNEL_NAME = /^[a-z0-9-]{1,64}$/;
 export const RULE_NAME = /^[a-z0-9-]{1,64}$/;
 
 export const topLevelSchema = z.strictObject({
-  timezone: z.unknown().optional(),
-  api: z.unknown().optional(),
-  sources: z.unknown().optional(),
-  health: z.unknown().optional(),
-  channels: z.unknown().optional(),
-  rules: z.unknown().optional(),
+  timezone: z.optional(z.unknown()),
+  api: z.optional(z.unknown()),
+  sources: z.optional(z.unknown()),
+  health: z.optional(z.unknown()),
+  channels: z.optional(z.unknown()),
+  rules: z.optional(z.unknown()),
 });
 
 export const apiSchema = z.strictObject({
   baseUrl: custom(readBaseUrl),
-  tokenParameter: z
-    .string()
-    .regex(/^(\/[A-Za-z0-9_.-]+)+$|^[A-Za-z0-9_.-]+$/, {
+  tokenParameter: z.string().check(
+    z.regex(/^(\/[A-Za-z0-9_.-]+)+$|^[A-Za-z0-9_.-]+$/, {
       error: 'must be an SSM parameter name such as /telealert/api-token',
-    })
-    .max(2048),
+    }),
+    z.maxLength(2048),
+  ),
   timeout: duration({ minMs: 1000, maxMs: 60_000, defaultMs: 10_000 }),
 });
 
-const queryValue = z.union([z.string(), z.number()]).transform(String).optional();
+const queryValue = z.optional(z.pipe(z.union([z.string(), z.number()]), z.transform(String)));
 
 export const liveCallsSchema = z.strictObject({
   every: duration({
@@ -209,15 +209,16 @@ export const liveCallsSchema = z.strictObject({
     wholeMinutes: true,
     minReason: "EventBridge's floor",
   }),
-  samples: z.number().int().min(1).max(60).default(1),
-  query: z
-    .strictObject(
+  samples: z._default(z.number().check(z.int(), z.gte(1), z.lte(60)), 1),
+  query: z._default(
+    z.strictObject(
       Object.fromEntries(LIVE_CALL_QUERY_KEYS.map((key) => [key, queryValue])) as Record<
         (typeof LIVE_CALL_QUERY_KEYS)[number],
         typeof queryValue
       >,
-    )
-    .default({}),
+    ),
+    {},
+  ),
 });
 
 export const paymentsSchema = z.strictObject({
@@ -232,29 +233,31 @@ export const paymentsSchema = z.strictObject({
 });
 
 export const sourcesSchema = z.strictObject({
-  live_calls: z.unknown().optional(),
-  payments: z.unknown().optional(),
+  live_calls: z.optional(z.unknown()),
+  payments: z.optional(z.unknown()),
 });
 
 export const healthSchema = z.strictObject({
-  after: z.number().int().min(1).max(100).default(3),
-  notify: z.array(z.string()).min(1).optional(),
+  after: z._default(z.number().check(z.int(), z.gte(1), z.lte(100)), 3),
+  notify: z.optional(z.array(z.string()).check(z.minLength(1))),
 });
 
 export const channelSchema = z.strictObject({
   sms: list(readPhone, 'number'),
   email: list(readEmail, 'address'),
-  minSeverity: z.enum(SEVERITIES).optional(),
+  minSeverity: z.optional(z.enum(SEVERITIES)),
 });
 
 export const ruleSchema = z.strictObject({
-  name: z.string().regex(RULE_NAME, {
-    error: 'must be 1 to 64 of a-z, 0-9 and - (it names metrics and alert keys)',
-  }),
+  name: z.string().check(
+    z.regex(RULE_NAME, {
+      error: 'must be 1 to 64 of a-z, 0-9 and - (it names metrics and alert keys)',
+    }),
+  ),
   source: z.enum(SOURCES),
-  where: z.record(z.string(), z.unknown()).default({}),
-  count: z.unknown().optional(),
-  groupBy: z.array(z.string()).min(1).optional(),
+  where: z._default(z.record(z.string(), z.unknown()), {}),
+  count: z.optional(z.unknown()),
+  groupBy: z.optional(z.array(z.string()).check(z.minLength(1))),
   for: duration({ minMs: 0, maxMs: 7 * DAY, defaultMs: 0 }),
   keepFiring: duration({ minMs: 0, maxMs: 7 * DAY, defaultMs: 0 }),
   repeat: custom<number | undefined>((input) =>
@@ -262,12 +265,10 @@ export const ruleSchema = z.strictObject({
       ? { ok: true, value: undefined }
       : readDuration(input, { minMs: MINUTE, maxMs: 7 * DAY }),
   ),
-  resolved: z.boolean().default(true),
-  severity: z.enum(SEVERITIES).default('warning'),
-  notify: z.array(z.string()).min(1),
-  summary: z
-    .string()
-    .max(200)
-    .regex(/^[^\r\n]*$/, { error: 'must be one line' })
-    .optional(),
+  resolved: z._default(z.boolean(), true),
+  severity: z._default(z.enum(SEVERITIES), 'warning'),
+  notify: z.array(z.string()).check(z.minLength(1)),
+  summary: z.optional(
+    z.string().check(z.maxLength(200), z.regex(/^[^\r\n]*$/, { error: 'must be one line' })),
+  ),
 });

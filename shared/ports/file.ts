@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
 import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
+import * as z from '../schema/zod';
 import { StateConflictError, StateStoreError } from './errors';
 import { narrowChannels } from './narrow';
 import type { StateStore, StoredState } from './types';
@@ -15,8 +15,8 @@ import type { StateStore, StoredState } from './types';
  */
 const slotSchema = z.object({
   state: z.looseObject({ version: z.number(), source: z.string() }),
-  revision: z.number().int().positive(),
-  writtenAt: z.number().optional(),
+  revision: z.number().check(z.int(), z.positive()),
+  writtenAt: z.optional(z.number()),
   owed: z.record(z.string(), z.looseObject({ id: z.string() })),
 });
 const fileSchema = z.object({

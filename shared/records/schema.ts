@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import type { SourceName } from '../config/types';
+import * as z from '../schema/zod';
 import { assertTimeZone } from '../time/zone';
 import { DERIVED_FIELDS, FIELDS, type FieldKind, IDENTITY_FIELD } from './fields';
 import { INVALID, normaliseValue, readIdentity } from './normalise';
@@ -13,7 +13,7 @@ export interface NormalisedRecord {
 }
 
 const scalar = z.union([z.string(), z.number(), z.null()]);
-const INPUTS: Readonly<Record<FieldKind, z.ZodType>> = {
+const INPUTS: Readonly<Record<FieldKind, z.ZodMiniType>> = {
   text: z.union([z.string(), z.number(), z.boolean(), z.null()]),
   phone: scalar,
   phones: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()]),
@@ -26,14 +26,17 @@ const INPUTS: Readonly<Record<FieldKind, z.ZodType>> = {
 
 /** One field: the input shapes the API is known to send, normalised by kind. */
 export function fieldSchema(kind: FieldKind, zone: string) {
-  return INPUTS[kind].transform((value, ctx): FieldValue | undefined => {
-    const result = normaliseValue(kind, value, zone);
-    if (result === INVALID) {
-      ctx.addIssue({ code: 'custom', message: `not readable as ${kind}` });
-      return z.NEVER;
-    }
-    return result;
-  });
+  return z.pipe(
+    INPUTS[kind],
+    z.transform((value, ctx): FieldValue | undefined => {
+      const result = normaliseValue(kind, value, zone);
+      if (result === INVALID) {
+        ctx.issues.push({ code: 'custom', message: `not readable as ${kind}`, input: value });
+        return z.NEVER;
+      }
+      return result;
+    }),
+  );
 }
 
 /** Field name -> kind, the API's names only (no derived fields), per source. */
@@ -82,31 +85,35 @@ export function applyAliases(
 }
 
 function buildSchema(source: SourceName, zone: string) {
-  const shape: Record<string, z.ZodType<FieldValue | undefined>> = {};
+  const shape: Record<string, z.ZodMiniType<FieldValue | undefined>> = {};
   for (const [name, kind] of RECORD_FIELDS[source])
-    shape[name] = fieldSchema(kind, zone).optional();
-  return z.looseObject(shape).transform((parsed, ctx): NormalisedRecord => {
-    const raw = parsed as Record<string, unknown>;
-    const key = recordKey(source, raw);
-    if (key === undefined) {
-      const identity = IDENTITY_FIELD[source];
-      ctx.addIssue({
-        code: 'custom',
-        message: source === 'live_calls' ? `no ${identity} or id` : `no ${identity}`,
-      });
-      return z.NEVER;
-    }
-    const fields: Record<string, FieldValue> = {};
-    for (const [name] of RECORD_FIELDS[source]) {
-      const value = raw[name] as FieldValue | undefined;
-      if (value !== undefined) fields[name] = value;
-    }
-    applyAliases(source, fields, raw, zone);
-    const createdAt = fields.created_at;
-    return typeof createdAt === 'number'
-      ? { key, createdAtMs: createdAt, fields }
-      : { key, fields };
-  });
+    shape[name] = z.optional(fieldSchema(kind, zone));
+  return z.pipe(
+    z.looseObject(shape),
+    z.transform((parsed, ctx): NormalisedRecord => {
+      const raw = parsed as Record<string, unknown>;
+      const key = recordKey(source, raw);
+      if (key === undefined) {
+        const identity = IDENTITY_FIELD[source];
+        ctx.issues.push({
+          code: 'custom',
+          message: source === 'live_calls' ? `no ${identity} or id` : `no ${identity}`,
+          input: parsed,
+        });
+        return z.NEVER;
+      }
+      const fields: Record<string, FieldValue> = {};
+      for (const [name] of RECORD_FIELDS[source]) {
+        const value = raw[name] as FieldValue | undefined;
+        if (value !== undefined) fields[name] = value;
+      }
+      applyAliases(source, fields, raw, zone);
+      const createdAt = fields.created_at;
+      return typeof createdAt === 'number'
+        ? { key, createdAtMs: createdAt, fields }
+        : { key, fields };
+    }),
+  );
 }
 
 export type RecordSchema = ReturnType<typeof buildSchema>;

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { SOURCES, type SourceName } from '../config/types';
 import { readBatch } from '../records/parse';
 import type { PollFailure, PollResult } from '../records/types';
+import * as z from '../schema/zod';
 import { parseApiTimestamp } from '../time/zone';
 import { TimelineError, type TimelineIssue } from './errors';
 
@@ -20,18 +20,20 @@ const LineSchema = z
   .strictObject({
     at: z.string(),
     source: z.enum(SOURCES),
-    records: z.array(z.unknown()).optional(),
-    error: z
-      .strictObject({
-        status: z.number().int().min(100).max(599).optional(),
-        kind: z.enum(FAILURE_KINDS).optional(),
-        message: z.string().optional(),
-      })
-      .optional(),
+    records: z.optional(z.array(z.unknown())),
+    error: z.optional(
+      z.strictObject({
+        status: z.optional(z.number().check(z.int(), z.gte(100), z.lte(599))),
+        kind: z.optional(z.enum(FAILURE_KINDS)),
+        message: z.optional(z.string()),
+      }),
+    ),
   })
-  .refine((line) => (line.records === undefined) !== (line.error === undefined), {
-    message: 'a line needs exactly one of "records" (a successful poll) or "error" (a failed one)',
-  });
+  .check(
+    z.refine((line) => (line.records === undefined) !== (line.error === undefined), {
+      error: 'a line needs exactly one of "records" (a successful poll) or "error" (a failed one)',
+    }),
+  );
 
 const OFFSET = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 

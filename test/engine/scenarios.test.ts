@@ -3,9 +3,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { z } from 'zod';
 import { parseConfig } from '../../shared/config/load';
 import type { Notification } from '../../shared/engine/types';
+import * as z from '../../shared/schema/zod';
 import { parseApiTimestamp } from '../../shared/time/zone';
 import { parseTimeline, replayTimeline } from '../../shared/timeline/parse';
 
@@ -31,25 +31,30 @@ const Expected = z.strictObject({
   rule: z.string(),
   status: z.enum(['firing', 'resolved']),
   key: z.string(),
-  value: z.number().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  severity: z.string().optional(),
-  channels: z.array(z.string()).optional(),
+  value: z.optional(z.number()),
+  labels: z.optional(z.record(z.string(), z.string())),
+  severity: z.optional(z.string()),
+  channels: z.optional(z.array(z.string())),
 });
 
 const Scenario = z
   .strictObject({
     description: z.string(),
-    config: z.record(z.string(), z.unknown()).optional(),
-    configFile: z.string().optional(),
-    timeline: z.array(z.record(z.string(), z.unknown())).optional(),
-    timelineFile: z.string().optional(),
+    config: z.optional(z.record(z.string(), z.unknown())),
+    configFile: z.optional(z.string()),
+    timeline: z.optional(z.array(z.record(z.string(), z.unknown()))),
+    timelineFile: z.optional(z.string()),
     expect: z.array(Expected),
   })
-  .refine((s) => (s.config === undefined) !== (s.configFile === undefined), 'config or configFile')
-  .refine(
-    (s) => (s.timeline === undefined) !== (s.timelineFile === undefined),
-    'timeline or timelineFile',
+  .check(
+    z.refine(
+      (s) => (s.config === undefined) !== (s.configFile === undefined),
+      'config or configFile',
+    ),
+    z.refine(
+      (s) => (s.timeline === undefined) !== (s.timelineFile === undefined),
+      'timeline or timelineFile',
+    ),
   );
 
 type ExpectedNotification = z.infer<typeof Expected>;
