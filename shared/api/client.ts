@@ -205,9 +205,9 @@ export class TelephonyClient {
           true,
         );
       });
-      if ('text' in answer) {
+      if ('body' in answer) {
         status = answer.status;
-        outcome = interpretAnswer(answer.status, answer.header('retry-after'), answer.text, {
+        outcome = interpretAnswer(answer.status, answer.header('retry-after'), answer.body, {
           ...failure,
           zone: this.#zone,
           ...(options.fields === undefined ? {} : { fields: options.fields }),

@@ -9,6 +9,7 @@ import {
   ApiHttpError,
   ApiRateLimitError,
 } from './errors';
+import type { StreamedBody } from './json-array';
 import { parseRetryAfter, retryAfterFromBody } from './retry';
 
 /** What one answered attempt means: records, or an error and whether to try again. */
@@ -51,18 +52,20 @@ export function serverMessage(text: string, redact: (text: string) => string): s
 }
 
 /**
- * Reads a complete answer: 2xx parses the records; 401/403 is an auth error; 429 a rate limit
+ * Reads a complete answer: 2xx reads the records; 401/403 is an auth error; 429 a rate limit
  * with the retry time from `Retry-After` or the body; 5xx a retryable HTTP error; a redirect
  * and other 4xx are final HTTP errors.
  */
 export function interpretAnswer(
   status: number,
   retryAfter: string | undefined,
-  text: string,
+  body: StreamedBody,
   context: AnswerContext,
 ): Outcome {
   const base = { endpoint: context.endpoint, status, attempts: context.attempts };
-  if (status >= 200 && status < 300) return parseBody(status, text, context);
+  if (status >= 200 && status < 300) return readRecords(status, body, context);
+  // The transport reads only a successful answer as records; anything else is its text.
+  const text = body.kind === 'text' ? body.text : '';
   const said = serverMessage(text, context.redact);
   const suffix = said ? `: ${said}` : '';
   if (status === 401 || status === 403) {
@@ -87,22 +90,34 @@ export function interpretAnswer(
   return fail(new ApiHttpError({ ...base, reason: `request refused${suffix}` }));
 }
 
-function parseBody(status: number, text: string, context: AnswerContext): Outcome {
+const MALFORMED = 'malformed or truncated JSON';
+
+function readRecords(status: number, answer: StreamedBody, context: AnswerContext): Outcome {
   const base = { endpoint: context.endpoint, status, attempts: context.attempts };
+  if (answer.kind === 'malformed-array') {
+    const cause = new Error('SyntaxError while parsing JSON');
+    return fail(new ApiBodyError({ ...base, reason: MALFORMED, cause }));
+  }
+  const text = answer.kind === 'text' ? answer.text : '';
   let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    const start = text.trimStart();
-    const reason =
-      start === ''
-        ? 'empty body instead of a JSON array'
-        : start.startsWith('<')
-          ? 'an HTML page instead of a JSON array'
-          : 'malformed or truncated JSON';
-    // JSON.parse quotes the text it choked on: keep only its name, the text may hold anything.
-    const cause = new Error(`${error instanceof Error ? error.name : 'Error'} while parsing JSON`);
-    return fail(new ApiBodyError({ ...base, reason, cause }));
+  if (answer.kind === 'array') body = answer.rows;
+  else {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      const start = text.trimStart();
+      const reason =
+        start === ''
+          ? 'empty body instead of a JSON array'
+          : start.startsWith('<')
+            ? 'an HTML page instead of a JSON array'
+            : MALFORMED;
+      // JSON.parse quotes the text it choked on: keep only its name, the text may hold anything.
+      const cause = new Error(
+        `${error instanceof Error ? error.name : 'Error'} while parsing JSON`,
+      );
+      return fail(new ApiBodyError({ ...base, reason, cause }));
+    }
   }
   try {
     return {

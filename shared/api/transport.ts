@@ -11,12 +11,18 @@ import {
   inflateSync,
 } from 'node:zlib';
 import { UnreadableBodyError } from './errors';
+import { type BodyReader, JsonArrayReader, type StreamedBody, TextReader } from './json-array';
 
-/** One complete HTTP answer: status, headers by lower-case name, the body as text. */
+/** One complete HTTP answer: status, headers by lower-case name, the body. */
 export interface HttpAnswer {
   readonly status: number;
   header(name: string): string | undefined;
-  readonly text: string;
+  /**
+   * A successful answer that is a JSON array comes parsed, read a piece at a time as it
+   * streamed in (`JsonArrayReader`), so a 20 MB answer is never one string; anything else
+   * (an error's message, an HTML page) is its text, a byte-order mark dropped.
+   */
+  readonly body: StreamedBody;
 }
 
 /**
@@ -77,10 +83,10 @@ async function get(
   const onAbort = () => response.destroy(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const text = await readText(response, maxBodyLength).catch((error: unknown) => {
+    const body = await readBody(response, maxBodyLength).catch((error: unknown) => {
       // An error answer's body only ever adds a message: one that does not decode must not
       // hide the status (a 401 still invalidates the token, a 503 is still retried).
-      if (error instanceof UnreadableBodyError && !isSuccess(error.status)) return '';
+      if (error instanceof UnreadableBodyError && !isSuccess(error.status)) return EMPTY;
       throw error;
     });
     signal.throwIfAborted();
@@ -91,28 +97,41 @@ async function get(
         const value = received[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;
       },
-      text: text.startsWith(BOM) ? text.slice(1) : text,
+      body: withoutBom(body),
     };
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
 }
 
+const EMPTY: StreamedBody = { kind: 'text', text: '' };
+
+function withoutBom(body: StreamedBody): StreamedBody {
+  return body.kind === 'text' && body.text.startsWith(BOM)
+    ? { kind: 'text', text: body.text.slice(1) }
+    : body;
+}
+
+/** What reads a body of `status`: only a successful one can be records. */
+function bodyReader(status: number | undefined): BodyReader {
+  return isSuccess(status ?? 0) ? new JsonArrayReader() : new TextReader();
+}
+
 /** `HttpGet` on node:http and node:https, the client's default (see `createNodeHttpGet`). */
 export const nodeHttpGet: HttpGet = createNodeHttpGet();
 
 /**
- * The body as text, decoded as it arrives where it can be (plain, gzip or brotli), so the text
- * is its only whole copy: no list of chunks and concatenated buffer beside it, which matters
- * for a 20 MB answer in 256 MB. Deflate (with or without its zlib header, told apart by its
- * first bytes) and stacked codings are collected compressed and decoded once whole.
+ * The body, decoded and read as it arrives where it can be (plain, gzip or brotli): no list
+ * of chunks and concatenated buffer, and for a JSON array not even its whole text, which
+ * matters for a 20 MB answer in 256 MB. Deflate (with or without its zlib header, told apart
+ * by its first bytes) and stacked codings are collected compressed and decoded once whole.
  */
-async function readText(response: IncomingMessage, maxLength: number): Promise<string> {
+async function readBody(response: IncomingMessage, maxLength: number): Promise<StreamedBody> {
   const codings = contentCodings(response.headers['content-encoding']);
-  if (codings.length === 0) return streamText(response, maxLength);
+  if (codings.length === 0) return streamBody(response, maxLength);
   const [only] = codings;
   if (codings.length === 1 && only !== undefined && STREAMED.has(only)) {
-    return streamText(response, maxLength, only);
+    return streamBody(response, maxLength, only);
   }
   // Bytes bound the characters from above (UTF-8 takes 1 to 3 bytes a UTF-16 unit): checked
   // on the bytes first, so nothing much past the bound is ever held, then on the text.
@@ -141,7 +160,9 @@ async function readText(response: IncomingMessage, maxLength: number): Promise<s
   }
   const text = body.toString('utf8');
   if (text.length > maxLength) throw tooLong(response, maxLength);
-  return text;
+  const reader = bodyReader(response.statusCode);
+  reader.push(text);
+  return reader.end();
 }
 
 /** Codings decoded as the body streams in (leniently, as fetch does: a body cut short decodes as far as it goes). */
@@ -151,11 +172,11 @@ const STREAMED: ReadonlyMap<string, () => Transform> = new Map([
   ['br', () => createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH })],
 ]);
 
-async function streamText(
+async function streamBody(
   response: IncomingMessage,
   maxLength: number,
   coding?: string,
-): Promise<string> {
+): Promise<StreamedBody> {
   const decoder = coding === undefined ? undefined : STREAMED.get(coding)?.();
   // A failure of the response itself (reset, abort) is the network's and propagates as is;
   // one of the decoder alone is the body's.
@@ -165,11 +186,11 @@ async function streamText(
   });
   const source: Readable = decoder ? pipeline(response, decoder, () => {}) : response;
   source.setEncoding('utf8');
-  let text = '';
+  const reader = bodyReader(response.statusCode);
   try {
     for await (const chunk of source) {
-      text += chunk as string;
-      if (text.length > maxLength) {
+      reader.push(chunk as string);
+      if (reader.length > maxLength) {
         source.destroy();
         response.destroy();
         throw tooLong(response, maxLength);
@@ -181,7 +202,7 @@ async function streamText(
     }
     throw undecodable(response, coding, error);
   }
-  return text;
+  return reader.end();
 }
 
 function tooLong(response: IncomingMessage, maxLength: number): UnreadableBodyError {
@@ -251,11 +272,12 @@ function hasZlibHeader(body: Buffer): boolean {
 export function fetchHttpGet(fetch: typeof globalThis.fetch): HttpGet {
   return async (url, headers, signal) => {
     const response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
-    const text = await response.text();
+    const reader = bodyReader(response.status);
+    reader.push(await response.text());
     return {
       status: response.status,
       header: (name) => response.headers.get(name) ?? undefined,
-      text,
+      body: reader.end(),
     };
   };
 }

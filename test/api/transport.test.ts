@@ -16,6 +16,8 @@ import { createNodeHttpGet, nodeHttpGet } from '../../shared/api/transport';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 const BODY = JSON.stringify([{ id: 'p-1', note: 'Bücher für Ünal' }]);
+/** BODY as the transport gives a successful JSON array: parsed. */
+const ROWS = { kind: 'array', rows: JSON.parse(BODY) };
 const routes: Record<string, Route> = {
   '/plain': (_, res) => res.end(BODY),
   '/gzip': (_, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(BODY)),
@@ -36,6 +38,14 @@ const routes: Record<string, Route> = {
   },
   '/redirect': (_, res) => res.writeHead(302, { location: '/plain' }).end(),
   '/headers': (req, res) => res.end(JSON.stringify(req.headers)),
+  '/many': (_, res) => {
+    // Records in small writes, some holding the characters that separate records.
+    const rows = Array.from({ length: 2000 }, (_, id) => ({ id, note: id % 7 ? 'ok' : '},{' }));
+    const text = JSON.stringify(rows);
+    for (let at = 0; at < text.length; at += 1000) res.write(text.slice(at, at + 1000));
+    res.end();
+  },
+  '/error-array': (_, res) => res.writeHead(500).end('["not", "records"]'),
   '/limited': (_, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'),
   '/v1/live_calls': (_, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'),
   '/hang-body': (_, res) => {
@@ -86,28 +96,42 @@ describe('nodeHttpGet', () => {
   it('reads a plain body as UTF-8', async () => {
     const answer = await get('/plain');
     expect(answer.status).toBe(200);
-    expect(answer.text).toBe(BODY);
+    expect(answer.body).toEqual(ROWS);
+  });
+
+  it('reads a successful JSON array as its records, piece by piece as it streams in', async () => {
+    const answer = await get('/many');
+    expect(answer.body.kind).toBe('array');
+    const rows = answer.body.kind === 'array' ? answer.body.rows : [];
+    expect(rows).toHaveLength(2000);
+    expect(rows[7]).toEqual({ id: 7, note: '},{' });
+    expect(rows[1999]).toEqual({ id: 1999, note: 'ok' });
+  });
+
+  it('keeps an error answer as text, even when it is a JSON array', async () => {
+    expect((await get('/error-array')).body).toEqual({ kind: 'text', text: '["not", "records"]' });
   });
 
   it.each(['/gzip', '/deflate', '/br', '/raw-deflate', '/stacked'])(
     'decodes a compressed body (%s)',
     async (path) => {
-      expect((await get(path)).text).toBe(BODY);
+      expect((await get(path)).body).toEqual(ROWS);
     },
   );
 
   it('asks for compression and sends the caller headers', async () => {
-    const sent = JSON.parse((await get('/headers')).text) as Record<string, string>;
+    const { body } = await get('/headers');
+    const sent = JSON.parse(body.kind === 'text' ? body.text : '') as Record<string, string>;
     expect(sent['accept-encoding']).toBe('gzip, deflate, br');
     expect(sent.accept).toBe('application/json');
   });
 
   it('decodes characters split across chunks', async () => {
-    expect((await get('/split-utf8')).text).toBe(BODY);
+    expect((await get('/split-utf8')).body).toEqual(ROWS);
   });
 
   it('drops a byte-order mark, as fetch does', async () => {
-    expect((await get('/bom')).text).toBe(BODY);
+    expect((await get('/bom')).body).toEqual(ROWS);
   });
 
   it('returns a redirect instead of following it', async () => {
@@ -158,19 +182,19 @@ describe('nodeHttpGet', () => {
       // At the bound itself it reads.
       expect(
         (await createNodeHttpGet(BODY.length)(`${base}${path}`, {}, AbortSignal.timeout(5_000)))
-          .text,
-      ).toBe(BODY);
+          .body,
+      ).toEqual(ROWS);
     },
   );
 
   it('decodes a gzip body cut short as far as it goes, as fetch does', async () => {
-    expect((await get('/truncated-gzip')).text).toBe(BODY);
+    expect((await get('/truncated-gzip')).body).toEqual(ROWS);
   });
 
   it('leaves an empty body labelled gzip empty', async () => {
     const answer = await get('/empty-gzip-204');
     expect(answer.status).toBe(204);
-    expect(answer.text).toBe('');
+    expect(answer.body).toEqual({ kind: 'text', text: '' });
   });
 });
 

@@ -1,0 +1,140 @@
+/**
+ * A JSON array read as its text streams in, a piece of whole elements at a time, so a large
+ * answer never exists as one string: a 100,000-payment answer is 20 MB of text, and a whole
+ * copy (with the copy `JSON.parse` makes to flatten a text built chunk by chunk) lives until a
+ * full garbage collection, beside the records, in a 256 MB function.
+ *
+ * Elements are cut where a chunk holds `},{`. A cut is only a guess, since the same characters
+ * can sit inside a string or a nested array; the piece before it is parsed as `[piece]` and,
+ * since every piece starts where a successful one ended, a cut in the wrong place always
+ * leaves an unterminated string or an unclosed bracket, which `JSON.parse` refuses. A refused
+ * piece turns the reader into a plain text reader for the rest, parsed once at the end. So the
+ * elements are exactly `JSON.parse`'s, and a body that is not valid JSON is refused as it is.
+ */
+
+/** What a streamed body turned out to be. */
+export type StreamedBody =
+  | { readonly kind: 'array'; readonly rows: unknown[] }
+  /** An array whose text is not valid JSON (malformed, or cut short). */
+  | { readonly kind: 'malformed-array' }
+  /** Anything else (an object, an HTML page, nothing): the text, as received. */
+  | { readonly kind: 'text'; readonly text: string };
+
+const BOUNDARY = '},{';
+const BOM = 0xfeff;
+const OPEN = 0x5b;
+
+/**
+ * `start`: nothing significant yet. `text`: not an array, read as text. `array`: cutting pieces
+ * as they come. `array-rest`: an array whose rest is parsed once, at the end.
+ */
+type Mode = 'start' | 'text' | 'array' | 'array-rest';
+
+/** Reads one body chunk by chunk (`push`), then tells what it was (`end`). */
+export interface BodyReader {
+  push(chunk: string): void;
+  /** Characters pushed so far. */
+  readonly length: number;
+  end(): StreamedBody;
+}
+
+/** A body kept as text (an error answer's, whose text only ever adds a message). */
+export class TextReader implements BodyReader {
+  #text = '';
+  length = 0;
+
+  push(chunk: string): void {
+    this.#text += chunk;
+    this.length += chunk.length;
+  }
+
+  end(): StreamedBody {
+    return { kind: 'text', text: this.#text };
+  }
+}
+
+/** A body that is a JSON array (or anything else, then as text); see the module. */
+export class JsonArrayReader implements BodyReader {
+  #mode: Mode = 'start';
+  /**
+   * `start` and `text`: everything so far. `array` and `array-rest`: the array's text after
+   * its `[` and after the comma that follows the last piece taken, so a piece is parsed as
+   * `[` + its text + `]` and the rest, at the end, as `[` + its text (which holds the `]`).
+   * Built so: a slice of a string built by `+` would copy it before `JSON.parse` copies again.
+   */
+  #pending = '';
+  #parts: unknown[][] = [];
+  length = 0;
+
+  push(chunk: string): void {
+    this.length += chunk.length;
+    if (this.#mode === 'start') {
+      this.#pending += chunk;
+      const at = firstSignificant(this.#pending);
+      if (at === -1) return;
+      if (this.#pending.charCodeAt(at) !== OPEN) {
+        this.#mode = 'text';
+        return;
+      }
+      const text = this.#pending.slice(at + 1);
+      this.#pending = '';
+      this.#mode = 'array';
+      this.#take(text);
+      return;
+    }
+    if (this.#mode === 'array') this.#take(chunk);
+    else this.#pending += chunk;
+  }
+
+  /** The body once it is all in. */
+  end(): StreamedBody {
+    if (this.#mode === 'start' || this.#mode === 'text') {
+      return { kind: 'text', text: this.#pending };
+    }
+    const last = parseArray(`[${this.#pending}`);
+    this.#pending = '';
+    if (last === undefined) return { kind: 'malformed-array' };
+    this.#parts.push(last);
+    const rows = this.#parts.length === 1 ? last : ([] as unknown[]).concat(...this.#parts);
+    this.#parts = [];
+    return { kind: 'array', rows };
+  }
+
+  /** `text` follows the pending text: takes the whole elements before its last `},{`. */
+  #take(text: string): void {
+    const cut = text.lastIndexOf(BOUNDARY);
+    if (cut === -1) {
+      this.#pending += text;
+      return;
+    }
+    const rows = parseArray(`[${this.#pending}${text.slice(0, cut + 1)}]`);
+    if (rows === undefined) {
+      // Not a boundary after all (or not JSON): the rest is parsed once, at the end.
+      this.#pending += text;
+      this.#mode = 'array-rest';
+      return;
+    }
+    this.#parts.push(rows);
+    this.#pending = text.slice(cut + 2);
+  }
+}
+
+/** The elements of `text`, which starts with `[` (so is an array if it is JSON), or undefined. */
+function parseArray(text: string): unknown[] | undefined {
+  try {
+    return JSON.parse(text) as unknown[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Index of the first character that is not JSON whitespace (nor a leading BOM), or -1. */
+function firstSignificant(text: string): number {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue;
+    if (code === BOM && i === 0) continue;
+    return i;
+  }
+  return -1;
+}

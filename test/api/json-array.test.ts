@@ -1,0 +1,141 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonArrayReader, type StreamedBody } from '../../shared/api/json-array';
+
+function read(chunks: readonly string[]): StreamedBody {
+  const reader = new JsonArrayReader();
+  for (const chunk of chunks) reader.push(chunk);
+  return reader.end();
+}
+
+/** What the reader must say of `text`: what one `JSON.parse` of it says. */
+function expected(text: string): StreamedBody {
+  const start = text.replace(/^\uFEFF/, '').trimStart();
+  if (!start.startsWith('[')) return { kind: 'text', text };
+  try {
+    return { kind: 'array', rows: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown[] };
+  } catch {
+    return { kind: 'malformed-array' };
+  }
+}
+
+/** `text` cut at `cuts` (positions, any order, repeats allowed). */
+function split(text: string, cuts: readonly number[]): string[] {
+  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let from = 0;
+  for (const point of points) {
+    chunks.push(text.slice(from, point));
+    from = point;
+  }
+  chunks.push(text.slice(from));
+  return chunks;
+}
+
+// Strings made of the characters that fool a cut: braces, commas, brackets, quotes, escapes.
+const tricky = fc.string({
+  unit: fc.constantFrom('}', ',', '{', '[', ']', '"', '\\', 'a', ' ', 'é', '😀'),
+  maxLength: 12,
+});
+const value = fc.letrec((tie) => ({
+  leaf: fc.oneof(
+    tricky,
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+  ),
+  node: fc.oneof(
+    { depthSize: 'small' },
+    tie('leaf'),
+    fc.array(tie('node'), { maxLength: 3 }),
+    fc.dictionary(tricky, tie('node'), { maxKeys: 3 }),
+  ),
+}));
+const record = fc.dictionary(tricky, value.node, { maxKeys: 4 });
+const rows = fc.array(
+  fc.oneof({ weight: 5, arbitrary: record }, { weight: 1, arbitrary: value.node }),
+  {
+    maxLength: 30,
+  },
+);
+const layout = fc.constantFrom('compact', 'spaced', 'bom');
+
+function render(items: unknown[], how: string): string {
+  if (how === 'spaced') return ` \n${JSON.stringify(items, null, 1)}\n`;
+  const text = JSON.stringify(items);
+  return how === 'bom' ? `\uFEFF${text}` : text;
+}
+
+describe('Class: JsonArrayReader', () => {
+  describe('Method: end', () => {
+    it('gives the elements JSON.parse gives, however the text is cut into chunks', () => {
+      fc.assert(
+        fc.property(rows, layout, fc.array(fc.nat(), { maxLength: 40 }), (items, how, cuts) => {
+          const text = render(items, how);
+          expect(read(split(text, cuts))).toEqual(expected(text));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('refuses an array cut short or broken anywhere, as JSON.parse does', () => {
+      fc.assert(
+        fc.property(
+          rows,
+          fc.nat(),
+          fc.constantFrom('cut', 'insert'),
+          fc.array(fc.nat(), { maxLength: 20 }),
+          (items, at, damage, cuts) => {
+            const whole = JSON.stringify(items);
+            const where = at % (whole.length + 1);
+            const text =
+              damage === 'cut'
+                ? whole.slice(0, where)
+                : `${whole.slice(0, where)}}${whole.slice(where)}`;
+            expect(read(split(text, cuts))).toEqual(expected(text));
+          },
+        ),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('takes whole records as they come, before the end of the body', () => {
+      const reader = new JsonArrayReader();
+      reader.push('[{"id":1},{"id":2},{"id"');
+      reader.push(':3}]');
+      expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+    });
+
+    it('reads a record whose text holds "},{" as one record', () => {
+      const text = '[{"name":"a},{b"},{"x":[{"y":1},{"z":2}]}]';
+      expect(read(split(text, [5, 9, 20, 28]))).toEqual({
+        kind: 'array',
+        rows: [{ name: 'a},{b' }, { x: [{ y: 1 }, { z: 2 }] }],
+      });
+    });
+
+    it('returns a body that is not an array as its text', () => {
+      expect(read(['{"success":false,', '"message":"bad token"}'])).toEqual({
+        kind: 'text',
+        text: '{"success":false,"message":"bad token"}',
+      });
+      expect(read(['<html>'])).toEqual({ kind: 'text', text: '<html>' });
+      expect(read([])).toEqual({ kind: 'text', text: '' });
+    });
+
+    it('calls an array cut short malformed', () => {
+      expect(read(['[{"id":1},{"id":2},{"i'])).toEqual({ kind: 'malformed-array' });
+      expect(read(['  ['])).toEqual({ kind: 'malformed-array' });
+    });
+  });
+
+  describe('Property: length', () => {
+    it('counts every character pushed', () => {
+      const reader = new JsonArrayReader();
+      reader.push('[1,');
+      reader.push('2]');
+      expect(reader.length).toBe(5);
+    });
+  });
+});
