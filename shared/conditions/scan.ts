@@ -59,6 +59,12 @@ export type Scan = (
 /** Distinct texts a scan remembers folded, per field: a poll's states and gateways are few. */
 const MAX_FOLDED = 256;
 
+/**
+ * Kinds whose raw value a scan remembers normalised, per field, like folded text: a poll's
+ * DIDs and directions are few, and a phone list's canonical form costs a parse per row.
+ */
+const REMEMBERED_KINDS: ReadonlySet<string> = new Set(['phone', 'phones', 'direction']);
+
 /** Not yet read in this row (a field slot's value before its first load). */
 const UNREAD: unique symbol = Symbol('unread');
 
@@ -90,6 +96,8 @@ export function generateScan(
   const fields = scanFields(plans);
   // Slots of text read from raw rows, each with a cache of folded texts.
   const folded: number[] = [];
+  // Slots of phones and directions read from raw rows, each with a cache of normalised values.
+  const remembered: number[] = [];
   const readers = fields.map((field) =>
     rowField(
       source,
@@ -117,7 +125,22 @@ export function generateScan(
     if (field === 'age') {
       return `if (${x} === U) { ${read} } v = ${x}; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`;
     }
-    if (fieldKind(source, field) !== 'text') {
+    const kind = fieldKind(source, field);
+    if (mode === 'raw' && REMEMBERED_KINDS.has(kind) && !(readers[index] as RowField).wholeRow) {
+      // What the normaliser makes of a text or number depends on it alone (and the zone);
+      // only what it cannot read (`I`, answered by the row's record) is not remembered.
+      if (!remembered.includes(index)) remembered.push(index);
+      const cache = `P${index}`;
+      const name = JSON.stringify((readers[index] as RowField).name);
+      return [
+        `if (${x} === U) {`,
+        `r = row[${name}];`,
+        `if (typeof r === 'string' || typeof r === 'number') { ${x} = ${cache}.get(r); if (${x} === undefined) { ${x} = N${index}(r, Z); if (${x} === I) ${x} = B.value(i, ${JSON.stringify(field)}); else if (${cache}.size < ${MAX_FOLDED}) ${cache}.set(r, ${x}); } }`,
+        `else { ${read} }`,
+        `} v = ${x}; if (v === undefined || v === '') ${fail}`,
+      ].join(' ');
+    }
+    if (kind !== 'text') {
       return `if (${x} === U) { ${read} } v = ${x}; if (v === undefined || v === '') ${fail}`;
     }
     // Text compares trimmed and lower-cased (`compareText`): folded once a row, not once a rule,
@@ -171,6 +194,7 @@ export function generateScan(
     '  let m;',
     '  let r;',
     ...folded.map((index) => `  const C${index} = new Map();`),
+    ...remembered.map((index) => `  const P${index} = new Map();`),
     '  for (let i = 0; i < rows.length; i += 1) {',
     '    const row = rows[i];',
     ...slots.map((index) => `    let x${index} = U;`),

@@ -164,10 +164,10 @@ class GroupCollector implements Collector {
   readonly #folded: readonly boolean[];
   /**
    * Of a one-field `groupBy`, the group of each raw value met (a row's label is a function of
-   * its raw value, `RecordBatch.rawValue`), and of each label read otherwise: a poll repeats a
-   * few values many times, so most rows cost one lookup.
+   * its raw value, `RecordBatch.rawValue`), and the group id of each label read otherwise: a
+   * poll repeats a few values many times, so most rows cost one lookup.
    */
-  readonly #groupOfRaw = new Map<unknown, string>();
+  readonly #groupOfRaw = new Map<unknown, Group>();
   readonly #groupOfLabel = new Map<string, string>();
   readonly #repeats: Repeats;
   readonly #records: RecordBatch;
@@ -199,18 +199,20 @@ class GroupCollector implements Collector {
     // One field is its own id; several are each length-prefixed, so no two groups share an id
     // whatever their text holds.
     let id = '';
+    let raw: unknown = NO_RAW_VALUE;
     if (groupBy.length === 1) {
       const field = groupBy[0] as string;
-      const raw = records.rawValue(index, field);
-      let group = raw === NO_RAW_VALUE ? undefined : this.#groupOfRaw.get(raw);
+      raw = records.rawValue(index, field);
+      const known = raw === NO_RAW_VALUE ? undefined : this.#groupOfRaw.get(raw);
+      if (known !== undefined) {
+        known.ids.add(records.key(index), repeats);
+        return;
+      }
+      const label = labelOf(records, index, field);
+      let group = this.#groupOfLabel.get(label);
       if (group === undefined) {
-        const label = labelOf(records, index, field);
-        group = this.#groupOfLabel.get(label);
-        if (group === undefined) {
-          group = this.#folded[0] ? label.toLowerCase() : label;
-          this.#groupOfLabel.set(label, group);
-        }
-        if (raw !== NO_RAW_VALUE) this.#groupOfRaw.set(raw, group);
+        group = this.#folded[0] ? label.toLowerCase() : label;
+        this.#groupOfLabel.set(label, group);
       }
       id = group;
     } else {
@@ -231,6 +233,7 @@ class GroupCollector implements Collector {
       entry = { canonical, labels, ids: new Identities() };
       this.#groups.set(id, entry);
     }
+    if (raw !== NO_RAW_VALUE) this.#groupOfRaw.set(raw, entry);
     entry.ids.add(records.key(index), repeats);
   }
 
