@@ -8,7 +8,7 @@ export const PAYMENTS_COUNT = 100_000;
 export const LIVE_CALLS_COUNT = 20_000;
 const SEED = 6;
 const STEADY_GAP_MS = 60_000;
-const WARM_UP_RUNS = 3;
+const WARM_UP_RUNS = 10;
 
 export interface ProcessingFigure {
   readonly body: string;

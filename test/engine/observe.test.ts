@@ -4,6 +4,7 @@ import { compileWhereClosures } from '../../shared/conditions/compile';
 import { OPERATORS, type RuleConfig } from '../../shared/config/types';
 import { compileRule, type Observation } from '../../shared/engine/aggregate';
 import { observeAll } from '../../shared/engine/observe';
+import { alertKey } from '../../shared/engine/state';
 import { RecordBatch } from '../../shared/records/batch';
 import { parseRecords, readBatch } from '../../shared/records/parse';
 import type { ApiRecord } from '../../shared/records/types';
@@ -76,7 +77,14 @@ describe('Function: observeAll', () => {
         const observed = (compiled: (r: RuleConfig) => ReturnType<typeof compileRule>) =>
           CONFIG.rules.map((r) => ({
             compiled: compiled(r),
-            ...(r.count ? {} : { tracked: ids.map((id) => ({ labels: { call_id: id } })) }),
+            ...(r.count
+              ? {}
+              : {
+                  tracked: ids.map((id) => ({
+                    key: alertKey(r.name, { call_id: id }),
+                    labels: { call_id: id },
+                  })),
+                }),
           }));
         const generated = observeAll(
           observed(interpretedRule.bind(null, false)),
@@ -226,7 +234,11 @@ describe('Function: observeAll', () => {
           const observed = (closures: boolean) =>
             rules.map((r) => ({
               compiled: interpretedRule(closures, r),
-              ...(r.count ? {} : { tracked: ids.map((id) => ({ labels: { id } })) }),
+              ...(r.count
+                ? {}
+                : {
+                    tracked: ids.map((id) => ({ key: alertKey(r.name, { id }), labels: { id } })),
+                  }),
             }));
           const raw = observeAll(
             observed(false),
@@ -314,7 +326,7 @@ describe('Function: observeAll', () => {
       const observations = observeAll(
         rules.map((r, i) => ({
           compiled: compileRule(r, ZONE),
-          tracked: [{ labels: { id: `t${i % 7}` } }],
+          tracked: [{ key: alertKey(`r${i}`, { id: `t${i % 7}` }), labels: { id: `t${i % 7}` } }],
         })),
         RecordBatch.of(records),
         T0,
