@@ -179,6 +179,8 @@ class GroupCollector implements Collector {
    * poll repeats a few values many times, so most rows cost one lookup.
    */
   readonly #groupOfRaw = new Map<unknown, Group>();
+  /** Of a one-field `groupBy`, the field's raw value of a row (`RecordBatch.rawValues`). */
+  readonly #rawOf: ((index: number) => unknown) | undefined;
   readonly #groupOfLabel = new Map<string, string>();
   readonly #repeats: Repeats;
   readonly #records: RecordBatch;
@@ -195,6 +197,11 @@ class GroupCollector implements Collector {
       this.#single = { canonical: {}, labels: {}, ids: new Identities() };
       this.#groups.set('', this.#single);
     }
+    const [only] = compiled.rule.groupBy;
+    this.#rawOf =
+      compiled.rule.groupBy.length === 1 && only !== undefined
+        ? records.rawValues(only)
+        : undefined;
   }
 
   add(index: number, matches: boolean): void {
@@ -213,7 +220,7 @@ class GroupCollector implements Collector {
     let raw: unknown = NO_RAW_VALUE;
     if (groupBy.length === 1) {
       const field = groupBy[0] as string;
-      raw = records.rawValue(index, field);
+      raw = this.#rawOf === undefined ? NO_RAW_VALUE : this.#rawOf(index);
       const known = raw === NO_RAW_VALUE ? undefined : this.#groupOfRaw.get(raw);
       if (known !== undefined) {
         known.ids.add(records.key(index), repeats);

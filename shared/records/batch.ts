@@ -175,11 +175,23 @@ export class RecordBatch {
    * a field read from two, a field the plan does not read, an object).
    */
   rawValue(index: number, field: string): unknown {
+    const read = this.rawValues(field);
+    return read === undefined ? NO_RAW_VALUE : read(index);
+  }
+
+  /**
+   * `rawValue` of `field` as a function of the row, decided once for a caller that reads
+   * many rows; `undefined` when no row's value is a function of its raw value.
+   */
+  rawValues(field: string): ((index: number) => unknown) | undefined {
     const plan = this.#plan;
-    if (plan === undefined || readsAlias(plan.source, field)) return NO_RAW_VALUE;
-    if (this.#exactReader(plan, field) === null) return NO_RAW_VALUE;
-    const raw = (this.#rows[index] as RawRecord)[field];
-    return typeof raw === 'object' && raw !== null ? NO_RAW_VALUE : raw;
+    if (plan === undefined || readsAlias(plan.source, field)) return undefined;
+    if (this.#exactReader(plan, field) === null) return undefined;
+    const rows = this.#rows as readonly RawRecord[];
+    return (index) => {
+      const raw = (rows[index] as RawRecord)[field];
+      return typeof raw === 'object' && raw !== null ? NO_RAW_VALUE : raw;
+    };
   }
 
   /** `record(index).createdAtMs`. */

@@ -122,6 +122,23 @@ describe('Class: RecordBatch', () => {
       const payments = readBatch('payments', [{ id: '1', gateway: 'x' }], ZONE).records;
       expect(payments.rawValue(0, 'gateway')).toBe(NO_RAW_VALUE);
     });
+
+    it('gives null and a missing field as they are: primitives a caller may remember', () => {
+      const { records } = readBatch(
+        'live_calls',
+        [
+          { call_id: 'c1', state: null },
+          { call_id: 'c2', agent_name: { first: 'Asha' } },
+        ],
+        ZONE,
+        { fields: new Set(['state', 'agent_name']) },
+      );
+      expect(records.rawValue(0, 'state')).toBeNull();
+      expect(records.rawValue(1, 'state')).toBeUndefined();
+      expect(records.rawValue(1, 'agent_name')).toBe(NO_RAW_VALUE);
+      expect(records.rawValues('agent_name')?.(0)).toBeUndefined();
+      expect(records.rawValues('did')).toBeUndefined();
+    });
   });
 
   describe('Method: merge', () => {
