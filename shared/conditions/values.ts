@@ -13,19 +13,20 @@ export type ConditionValue =
   | { readonly kind: 'text'; readonly value: string }
   | { readonly kind: 'direction'; readonly value: 1 | 2 };
 
-const DIRECTIONS: Readonly<Record<string, 1 | 2>> = {
-  '1': 1,
-  '2': 2,
-  inbound: 1,
-  outbound: 2,
-  in: 1,
-  out: 2,
-};
+// A Map, not an object: a text such as `__proto__` or `constructor` must read as no direction.
+const DIRECTIONS: ReadonlyMap<string, 1 | 2> = new Map([
+  ['1', 1],
+  ['2', 2],
+  ['inbound', 1],
+  ['outbound', 2],
+  ['in', 1],
+  ['out', 2],
+]);
 
 /** Reads `1`, `2`, `inbound`, `outbound` (any case); `undefined` otherwise. */
 export function readDirection(input: unknown): 1 | 2 | undefined {
   if (typeof input !== 'string' && typeof input !== 'number') return undefined;
-  return DIRECTIONS[String(input).trim().toLowerCase()];
+  return DIRECTIONS.get(String(input).trim().toLowerCase());
 }
 
 /**

@@ -21,9 +21,17 @@ export const FIELD_KINDS = [
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
+/**
+ * A catalogue of names without a prototype: a rule naming `constructor` or `__proto__` finds
+ * no field (with `{}`, it would find Object's own members).
+ */
+function catalogue(fields: Record<string, FieldKind>): Readonly<Record<string, FieldKind>> {
+  return Object.assign(Object.create(null) as Record<string, FieldKind>, fields);
+}
+
 /** Fields a rule may name, per source: the API's own names plus the derived `age`. */
 export const FIELDS: Readonly<Record<SourceName, Readonly<Record<string, FieldKind>>>> = {
-  live_calls: {
+  live_calls: catalogue({
     id: 'text',
     user_id: 'text',
     client_id: 'text',
@@ -44,8 +52,8 @@ export const FIELDS: Readonly<Record<SourceName, Readonly<Record<string, FieldKi
     call_time: 'duration',
     agent_name: 'text',
     age: 'duration',
-  },
-  payments: {
+  }),
+  payments: catalogue({
     id: 'text',
     amount_paid: 'money',
     payment_id: 'text',
@@ -55,7 +63,7 @@ export const FIELDS: Readonly<Record<SourceName, Readonly<Record<string, FieldKi
     amount_added: 'money',
     amount_tax: 'money',
     age: 'duration',
-  },
+  }),
 };
 
 /** Fields computed at evaluation time rather than read from the record. */

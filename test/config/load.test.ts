@@ -190,6 +190,26 @@ rules:
     ]);
   });
 
+  it.each(['constructor', '__proto__', 'toString'])(
+    'refuses an object member name (%s) as a field, and as a direction',
+    (name) => {
+      const asField = MINIMAL.replace('{ state: Ringing }', `{ ${name}: x }`).replace(
+        '[did]',
+        `[${name}]`,
+      );
+      expect(errorsOf(asField)).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining(`rules[0].where.${name}: live_calls records have no field`),
+          expect.stringContaining(`rules[0].groupBy[0]: live_calls records have no field`),
+        ]),
+      );
+      const asDirection = MINIMAL.replace('{ state: Ringing }', `{ direction: ${name} }`);
+      expect(errorsOf(asDirection)).toEqual([
+        `telealert.yaml: rules[0].where.direction: "${name}" is not 1, 2, inbound or outbound`,
+      ]);
+    },
+  );
+
   it.each([
     [
       'amount_paid: ">= lots"',
