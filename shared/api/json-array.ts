@@ -64,13 +64,16 @@ export class JsonArrayReader implements BodyReader {
    */
   #pending = '';
   #parts: unknown[][] = [];
+  /** `start`: how much of the pending text is known to be whitespace. */
+  #blank = 0;
   length = 0;
 
   push(chunk: string): void {
     this.length += chunk.length;
     if (this.#mode === 'start') {
       this.#pending += chunk;
-      const at = firstSignificant(this.#pending);
+      const at = firstSignificant(this.#pending, this.#blank);
+      this.#blank = this.#pending.length;
       if (at === -1) return;
       if (this.#pending.charCodeAt(at) !== OPEN) {
         this.#mode = 'text';
@@ -95,7 +98,7 @@ export class JsonArrayReader implements BodyReader {
     this.#pending = '';
     if (last === undefined) return { kind: 'malformed-array' };
     this.#parts.push(last);
-    const rows = this.#parts.length === 1 ? last : ([] as unknown[]).concat(...this.#parts);
+    const rows = this.#parts.length === 1 ? last : joinParts(this.#parts);
     this.#parts = [];
     return { kind: 'array', rows };
   }
@@ -119,6 +122,18 @@ export class JsonArrayReader implements BodyReader {
   }
 }
 
+/** Pieces joined a few thousand at a time: a call takes only so many arguments. */
+const MAX_SPREAD = 4096;
+
+/** The pieces' elements in order (`concat` is several times faster than `flat` here). */
+function joinParts(parts: readonly unknown[][]): unknown[] {
+  let rows: unknown[] = [];
+  for (let from = 0; from < parts.length; from += MAX_SPREAD) {
+    rows = rows.concat(...parts.slice(from, from + MAX_SPREAD));
+  }
+  return rows;
+}
+
 /** The elements of `text`, which starts with `[` (so is an array if it is JSON), or undefined. */
 function parseArray(text: string): unknown[] | undefined {
   try {
@@ -128,9 +143,12 @@ function parseArray(text: string): unknown[] | undefined {
   }
 }
 
-/** Index of the first character that is not JSON whitespace (nor a leading BOM), or -1. */
-function firstSignificant(text: string): number {
-  for (let i = 0; i < text.length; i += 1) {
+/**
+ * Index of the first character from `from` that is not JSON whitespace (nor a leading BOM),
+ * or -1.
+ */
+function firstSignificant(text: string, from: number): number {
+  for (let i = from; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue;
     if (code === BOM && i === 0) continue;

@@ -79,15 +79,26 @@ class PerRecordCollector implements Collector {
     this.where = where;
     this.#identity = IDENTITY_FIELD[config.source] ?? 'id';
     const tracked: string[] = [];
+    // alertKey for one label, without building the labels object for every record.
+    const prefix = `${config.name}{${this.#identity}=`;
+    this.#prefix = prefix;
     for (const instance of rule.tracked ?? []) {
       const id = instance.labels[this.#identity];
       if (id === undefined) continue;
       tracked.push(id);
-      this.#keyOfTracked.set(id, instance.key);
+      // Only a key this collector would build itself (a state written by another version of
+      // the rule, an aggregate renamed per-record, keeps its own keys out).
+      const { key } = instance;
+      if (
+        key.length === prefix.length + id.length + 1 &&
+        key.startsWith(prefix) &&
+        key.startsWith(id, prefix.length) &&
+        key.endsWith('}')
+      ) {
+        this.#keyOfTracked.set(id, key);
+      }
     }
     this.tracked = tracked;
-    // alertKey for one label, without building the labels object for every record.
-    this.#prefix = `${config.name}{${this.#identity}=`;
     this.#keep = rule.keep;
     this.#compactContext = rule.compactContext ?? false;
     this.#nowMs = nowMs;

@@ -115,6 +115,23 @@ describe('Class: JsonArrayReader', () => {
       });
     });
 
+    it('reads an answer that came in more pieces than a call takes arguments', () => {
+      const reader = new JsonArrayReader();
+      reader.push('[{},{}');
+      for (let piece = 0; piece < 130_000; piece += 1) reader.push(',{},{}');
+      reader.push(']');
+      const body = reader.end();
+      expect(body.kind === 'array' ? body.rows.length : 0).toBe(260_002);
+    });
+
+    it('reads an array behind whitespace that came in many chunks', () => {
+      const reader = new JsonArrayReader();
+      for (let chunk = 0; chunk < 1000; chunk += 1) reader.push(' \n\t\r'.repeat(16));
+      reader.push('[{"id":1}');
+      reader.push(',{"id":2}]');
+      expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }] });
+    });
+
     it('returns a body that is not an array as its text', () => {
       expect(read(['{"success":false,', '"message":"bad token"}'])).toEqual({
         kind: 'text',

@@ -312,6 +312,25 @@ describe('Function: observeAll', () => {
     );
   });
 
+  it('observes a tracked record under the key it would build, whatever key the instance kept', () => {
+    // A state from before the rule was edited (an aggregate by call_id and state, now per
+    // record): its keys are not this rule's, and must not become its observations' keys.
+    const compiled = compileRule(
+      rule({ name: 'r', source: 'live_calls', where: { state: 'Ringing' } }),
+      ZONE,
+    );
+    const { records } = readBatch('live_calls', [{ call_id: 'A', state: 'Ringing' }], ZONE);
+    const tracked = [
+      { key: 'r{call_id=a,state=ringing}', labels: { call_id: 'A', state: 'Ringing' } },
+    ];
+    for (const generated of [true, false]) {
+      const [observations] = observeAll([{ compiled, tracked }], records, T0, ZONE, {
+        generated,
+      });
+      expect([...(observations?.keys() ?? [])]).toEqual(['r{call_id=A}']);
+    }
+  });
+
   it('hands a tracked record to exactly the rules that track it, in every pass', () => {
     // 70 rules: three passes; rule i tracks payment `t${i % 7}`; nothing matches.
     const rules = Array.from({ length: 70 }, (_, i) =>
