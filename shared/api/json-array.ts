@@ -8,7 +8,9 @@
  * can sit inside a string or a nested array; the piece before it is parsed as `[piece]` and,
  * since every piece starts where a successful one ended, a cut in the wrong place always
  * leaves an unterminated string or an unclosed bracket, which `JSON.parse` refuses. A refused
- * piece turns the reader into a plain text reader for the rest, parsed once at the end. So the
+ * piece stays pending and is tried again with the next chunk's cut, until the pending text
+ * passes `MAX_RETRIED_LENGTH` (broken JSON, or records that all hold `},{`): then the rest is
+ * parsed once, at the end, so a bad body costs a bounded amount of parsing twice. So the
  * elements are exactly `JSON.parse`'s, and a body that is not valid JSON is refused as it is.
  */
 
@@ -21,6 +23,8 @@ export type StreamedBody =
   | { readonly kind: 'text'; readonly text: string };
 
 const BOUNDARY = '},{';
+/** Pending text past which a refused cut stops being retried at the next chunk. */
+export const MAX_RETRIED_LENGTH = 1024 * 1024;
 const BOM = 0xfeff;
 const OPEN = 0x5b;
 
@@ -112,9 +116,9 @@ export class JsonArrayReader implements BodyReader {
     }
     const rows = parseArray(`[${this.#pending}${text.slice(0, cut + 1)}]`);
     if (rows === undefined) {
-      // Not a boundary after all (or not JSON): the rest is parsed once, at the end.
+      // Not a boundary after all (or not JSON): tried again at the next cut while that is cheap.
       this.#pending += text;
-      this.#mode = 'array-rest';
+      if (this.#pending.length > MAX_RETRIED_LENGTH) this.#mode = 'array-rest';
       return;
     }
     this.#parts.push(rows);

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonArrayReader, type StreamedBody } from '../../shared/api/json-array';
+import {
+  JsonArrayReader,
+  MAX_RETRIED_LENGTH,
+  type StreamedBody,
+} from '../../shared/api/json-array';
 
 function read(chunks: readonly string[]): StreamedBody {
   const reader = new JsonArrayReader();
@@ -130,6 +134,22 @@ describe('Class: JsonArrayReader', () => {
       reader.push('[{"id":1}');
       reader.push(',{"id":2}]');
       expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }] });
+    });
+
+    it('reads records past a long stretch that no cut could take whole', () => {
+      // A string of "},{" longer than the reader retries, then ordinary records.
+      const rows = [
+        { id: 0, note: '},{'.repeat(MAX_RETRIED_LENGTH / 2) },
+        ...Array.from({ length: 500 }, (_, id) => ({ id: id + 1 })),
+      ];
+      const text = JSON.stringify(rows);
+      const chunks = split(
+        text,
+        Array.from({ length: Math.ceil(text.length / 65_536) }, (_, n) => n * 65_536),
+      );
+      expect(read(chunks)).toEqual({ kind: 'array', rows });
+      const broken = `${text.slice(0, 1000)}"${text.slice(1000)}`;
+      expect(read(split(broken, [5000, 70_000, 3_000_000]))).toEqual({ kind: 'malformed-array' });
     });
 
     it('returns a body that is not an array as its text', () => {
