@@ -33,12 +33,20 @@ export class RecordBatch {
   /** Whether identities strictly ascend (1) or descend (-1), or neither (0); unknown yet. */
   #order: -1 | 0 | 1 | undefined;
   #index: KeyIndex | undefined;
+  /** The keys' `sampledHash`es when the reader took them (`ofRows`). */
+  readonly #hashes: Uint32Array | undefined;
   #exact: Map<string, ((raw: RawRecord) => Normalised) | null> | undefined;
 
-  private constructor(rows: readonly unknown[], keys: readonly string[], plan?: RecordPlan) {
+  private constructor(
+    rows: readonly unknown[],
+    keys: readonly string[],
+    plan?: RecordPlan,
+    hashes?: Uint32Array,
+  ) {
     this.#rows = rows;
     this.#keys = keys;
     this.#plan = plan;
+    this.#hashes = hashes;
     this.length = rows.length;
   }
 
@@ -55,10 +63,16 @@ export class RecordBatch {
 
   /**
    * Raw rows read by `plan`, with their identities (`rowKey`): every row must be a plain
-   * object with an identity (the parser skips the others).
+   * object with an identity (the parser skips the others). `hashes`: the identities'
+   * `sampledHash`es (`KeyIndex.of`), when the reader took them.
    */
-  static ofRows(plan: RecordPlan, rows: readonly RawRecord[], keys: readonly string[]) {
-    return new RecordBatch(rows, keys, plan);
+  static ofRows(
+    plan: RecordPlan,
+    rows: readonly RawRecord[],
+    keys: readonly string[],
+    hashes?: Uint32Array,
+  ) {
+    return new RecordBatch(rows, keys, plan, hashes);
   }
 
   /**
@@ -116,7 +130,7 @@ export class RecordBatch {
 
   /** The rows by identity, built on first use. */
   keyIndex(): KeyIndex {
-    this.#index ??= KeyIndex.of(this.#keys);
+    this.#index ??= KeyIndex.of(this.#keys, this.#hashes);
     return this.#index;
   }
 

@@ -22,7 +22,7 @@ function fullHash(key: string): number {
  * work. Ids that differ only in their middle all meet, which `KeyIndex` notices and then
  * hashes every character instead.
  */
-function sampledHash(key: string): number {
+export function sampledHash(key: string): number {
   const length = key.length;
   if (length <= SAMPLED_END * 2) return fullHash(key);
   let hash = Math.imul(FNV_OFFSET ^ length, FNV_PRIME);
@@ -54,12 +54,16 @@ export class KeyIndex {
   readonly #next: Int32Array;
   #repeats: Uint8Array | undefined;
 
-  private constructor(keys: readonly string[], hash: (key: string) => number) {
+  private constructor(
+    keys: readonly string[],
+    hash: (key: string) => number,
+    hashes: Uint32Array = new Uint32Array(keys.length),
+  ) {
     let size = 16;
     while (size < keys.length * 2) size *= 2;
     this.#keys = keys;
     this.#hash = hash;
-    this.#hashes = new Uint32Array(keys.length);
+    this.#hashes = hashes;
     this.#table = new Int32Array(size);
     this.#next = new Int32Array(keys.length);
   }
@@ -67,10 +71,13 @@ export class KeyIndex {
   /**
    * The index of `keys` (row `i` has identity `keys[i]`): hashed by their ends, or by every
    * character when ids alike at both ends made an insertion probe more than `MAX_PROBES` slots.
+   * `hashes`, when given, are the keys' `sampledHash`es, taken where each key was read: a
+   * poll's ids lie scattered among its rows, and hashing them here again costs a cache miss
+   * each (about three times the whole fill).
    */
-  static of(keys: readonly string[]): KeyIndex {
-    const sampled = new KeyIndex(keys, sampledHash);
-    if (sampled.#fill(MAX_PROBES)) return sampled;
+  static of(keys: readonly string[], hashes?: Uint32Array): KeyIndex {
+    const sampled = new KeyIndex(keys, sampledHash, hashes);
+    if (sampled.#fill(MAX_PROBES, hashes !== undefined)) return sampled;
     const full = new KeyIndex(keys, fullHash);
     full.#fill(Number.POSITIVE_INFINITY);
     return full;
@@ -97,15 +104,19 @@ export class KeyIndex {
   }
 
   /** Every row into the table; false when an insertion probed more than `maxProbes` slots. */
-  #fill(maxProbes: number): boolean {
+  #fill(maxProbes: number, hashed = false): boolean {
     const keys = this.#keys;
     const length = keys.length;
     // The last row of each identity's chain, plus 1, indexed by its first row.
     const last = new Int32Array(length);
     for (let row = 0; row < length; row += 1) {
       const key = keys[row] as string;
-      const hash = this.#hash(key);
-      this.#hashes[row] = hash;
+      let hash: number;
+      if (hashed) hash = this.#hashes[row] as number;
+      else {
+        hash = this.#hash(key);
+        this.#hashes[row] = hash;
+      }
       const slot = this.#slotOf(key, hash, maxProbes);
       if (slot === -1) return false;
       const first = (this.#table[slot] as number) - 1;

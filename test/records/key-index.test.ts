@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordBatch } from '../../shared/records/batch';
-import { KeyIndex } from '../../shared/records/key-index';
+import { KeyIndex, sampledHash } from '../../shared/records/key-index';
 
 /** The reference: each identity's rows, in order. */
 function rowsByKey(keys: readonly string[]): Map<string, number[]> {
@@ -10,6 +10,11 @@ function rowsByKey(keys: readonly string[]): Map<string, number[]> {
     rows.set(key, [...(rows.get(key) ?? []), row]);
   });
   return rows;
+}
+
+/** The index of `keys`, with their hashes taken beforehand (as `readBatch` does) or not. */
+function indexOf(keys: readonly string[], hashed: boolean): KeyIndex {
+  return hashed ? KeyIndex.of(keys, Uint32Array.from(keys, sampledHash)) : KeyIndex.of(keys);
 }
 
 const key = fc.oneof(
@@ -21,8 +26,8 @@ const key = fc.oneof(
 describe('Class: KeyIndex', () => {
   it('finds every row of an identity, in order, and none of an absent one', () => {
     fc.assert(
-      fc.property(fc.array(key, { maxLength: 60 }), key, (keys, absent) => {
-        const index = KeyIndex.of(keys);
+      fc.property(fc.array(key, { maxLength: 60 }), key, fc.boolean(), (keys, absent, hashed) => {
+        const index = indexOf(keys, hashed);
         const expected = rowsByKey(keys);
         for (const [id, rows] of expected) expect(index.rowsOf(id)).toEqual(rows);
         if (!expected.has(absent)) expect(index.rowsOf(absent)).toEqual([]);
@@ -33,10 +38,10 @@ describe('Class: KeyIndex', () => {
 
   it('marks exactly the rows whose identity another row has', () => {
     fc.assert(
-      fc.property(fc.array(key, { maxLength: 60 }), (keys) => {
+      fc.property(fc.array(key, { maxLength: 60 }), fc.boolean(), (keys, hashed) => {
         const counts = rowsByKey(keys);
         const rows = keys.map((id) => ((counts.get(id)?.length ?? 0) > 1 ? 1 : 0));
-        const { repeats } = KeyIndex.of(keys);
+        const { repeats } = indexOf(keys, hashed);
         expect(repeats === undefined ? undefined : [...repeats]).toEqual(
           rows.includes(1) ? rows : undefined,
         );
@@ -45,18 +50,21 @@ describe('Class: KeyIndex', () => {
     );
   });
 
-  it('tells apart ids alike at both ends, differing only in the middle', () => {
-    // Every sampled hash meets: the index falls back to hashing every character.
-    const keys = Array.from(
-      { length: 3000 },
-      (_, i) => `prefix--${String(i).padStart(5, '0')}--suffix`,
-    );
-    const index = KeyIndex.of([...keys, keys[1234] as string]);
-    expect(index.rowsOf(keys[1234] as string)).toEqual([1234, 3000]);
-    expect(index.rowsOf(keys[7] as string)).toEqual([7]);
-    expect(index.rowsOf('prefix--99999--suffix')).toEqual([]);
-    expect(index.repeats?.reduce((sum, flag) => sum + flag, 0)).toBe(2);
-  });
+  it.each([false, true])(
+    'tells apart ids alike at both ends, differing only in the middle (hashed before: %s)',
+    (hashed) => {
+      // Every sampled hash meets: the index falls back to hashing every character.
+      const keys = Array.from(
+        { length: 3000 },
+        (_, i) => `prefix--${String(i).padStart(5, '0')}--suffix`,
+      );
+      const index = indexOf([...keys, keys[1234] as string], hashed);
+      expect(index.rowsOf(keys[1234] as string)).toEqual([1234, 3000]);
+      expect(index.rowsOf(keys[7] as string)).toEqual([7]);
+      expect(index.rowsOf('prefix--99999--suffix')).toEqual([]);
+      expect(index.repeats?.reduce((sum, flag) => sum + flag, 0)).toBe(2);
+    },
+  );
 
   it('tells apart ids whose hashes collide', () => {
     // Known FNV-1a 32-bit collisions.
