@@ -62,8 +62,23 @@ export function isPlainObject(value: unknown): value is RawRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A printable ASCII character other than `0`: neither trimmed nor dropped from an id's end. */
+function isPlainEnd(code: number): boolean {
+  return code > 0x20 && code < 0x7f && code !== 0x30;
+}
+
 /** An identity field as the record reads it: unreadable is absent (the schema drops it). */
 function identityText(value: unknown): string | undefined {
+  // The usual id (a UUID): nothing to trim at either end, no trailing zero to drop, so it is
+  // its own identity without the general path's two trims.
+  if (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    isPlainEnd(value.charCodeAt(0)) &&
+    isPlainEnd(value.charCodeAt(value.length - 1))
+  ) {
+    return value;
+  }
   const text = normaliseText(value);
   return text === INVALID ? undefined : readIdentity(text);
 }

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readIdentity } from '../../shared/records/normalise';
+import { readRow, recordPlan, rowKey } from '../../shared/records/record';
+
+const ZONE = 'Asia/Kolkata';
 
 /** The rule as the API notes state it, written the plain way. */
 function reference(text: string): string | undefined {
@@ -23,5 +26,28 @@ describe('Function: readIdentity', () => {
     expect(readIdentity('1763700259.430')).toBe('1763700259.43');
     expect(readIdentity(1763700259.43)).toBe('1763700259.43');
     expect(readIdentity('100')).toBe('100');
+  });
+});
+
+describe('Function: rowKey', () => {
+  it('is the identity the record reads, for any call id or payment id', () => {
+    const id = fc.oneof(
+      fc.uuid(),
+      fc.stringMatching(/^[ \u00a0\ufeff]?[0-9a-f.\-x ]{0,14}[ \u00a0\ufeff0]?$/),
+      fc.string({ maxLength: 8 }),
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom(null, undefined, true, '', ' ', '0', '10.50', '\u00a0a\u00a0'),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom('live_calls', 'payments'), id, (source, value) => {
+        const field = source === 'live_calls' ? 'call_id' : 'id';
+        const raw = { [field]: value, id: 7 } as Record<string, unknown>;
+        const outcome = readRow(recordPlan(source, ZONE, undefined), raw);
+        const expected = 'record' in outcome ? outcome.record.key : undefined;
+        expect(rowKey(source, raw)).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
