@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { SourceName } from '../shared/config/types';
 import { bareStartMs, createSampleQueue, measureCold, measureWarm, startLoopback } from './aws';
 import { inOneInvocationMs, monthlyCost, PRICES } from './cost';
+import { bundleFloor } from './floor';
 import { measureMemory } from './memory';
 import { LIVE_CALLS_COUNT, measureProcessing, PAYMENTS_COUNT } from './processing';
 import { benchConfig } from './rules';
@@ -75,6 +76,7 @@ let result: Record<string, unknown>;
 try {
   const bare = bareStartMs(TIMING_RUNS * 2);
   const cold = [];
+  const floor = [];
   for (const sdk of ['bundled', 'external'] as const) {
     const assets = synthesize(RULES_FILE, join(scratch, `cdk.out-${sdk}`), sdk === 'bundled');
     for (const asset of assets) {
@@ -90,6 +92,9 @@ try {
         figure.ratio <= 3,
       );
     }
+    // No budget: what the SDK clients and calls alone cost, under the pollers' figures.
+    const floorAsset = await bundleFloor(join(scratch, `floor-${sdk}`), sdk);
+    floor.push(await measureCold(loopback, scratch, floorAsset, sdk, TIMING_RUNS, bare));
   }
 
   log('4/5 warm runs...');
@@ -161,7 +166,7 @@ try {
     },
     processing,
     memory,
-    coldStart: { bareNodeMs: round(bare, 1), functions: cold },
+    coldStart: { bareNodeMs: round(bare, 1), functions: cold, floor },
     warm,
     cost: { prices: PRICES, memoryMb, sources: cost, totalUsd, alternatives },
     budgets,
@@ -194,7 +199,11 @@ function table(title: string, rows: readonly Record<string, unknown>[]): string 
 }
 
 function renderTables(r: Record<string, unknown>): string {
-  const cold = r.coldStart as { bareNodeMs: number; functions: Record<string, unknown>[] };
+  const cold = r.coldStart as {
+    bareNodeMs: number;
+    functions: Record<string, unknown>[];
+    floor: Record<string, unknown>[];
+  };
   const cost = r.cost as { sources: Record<string, unknown>[]; totalUsd: number };
   const { alternatives } = r.cost as { alternatives: Record<string, unknown>[] };
   return [
@@ -208,6 +217,10 @@ function renderTables(r: Record<string, unknown>): string {
     table('2. memory (MB)', [memory as unknown as Record<string, unknown>]),
     '',
     table(`3. cold start (bare node -e 0: ${cold.bareNodeMs} ms)`, cold.functions),
+    table(
+      "   floor: the SDK clients and the first run's calls alone (bench/floor/handler.ts)",
+      cold.floor,
+    ),
     '',
     table('4. warm run (median ms, calls in one run)', r.warm as Record<string, unknown>[]),
     '',

@@ -49,15 +49,15 @@ const MAX_EVENT_AGE_MS = 6 * 3_600_000;
  * ESM has no `require`; some bundled CommonJS dependencies call it for Node built-ins.
  * esbuild's shim falls back to this one.
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __telealertCreateRequire } from 'node:module'; const require = __telealertCreateRequire(import.meta.url);";
 
 /** The SDK's default credential chain, replaced in bundles that carry the SDK. */
-const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
+export const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
 /** Its replacement, relative to the functions folder. */
-const LAMBDA_CREDENTIALS_MODULE = 'adapters/lambda-credentials.ts';
+export const LAMBDA_CREDENTIALS_MODULE = 'adapters/lambda-credentials.ts';
 /** node:http without the ES namespace that loads undici (see the module), relative likewise. */
-const NODE_HTTP_MODULE = 'adapters/node-http.ts';
+export const NODE_HTTP_MODULE = 'adapters/node-http.ts';
 
 /** The variable that tells a poller its sample queue (functions/runtime.ts reads it). */
 export const SAMPLE_QUEUE_URL_ENV = 'TELEALERT_SAMPLE_QUEUE_URL';

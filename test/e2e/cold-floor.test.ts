@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Loopback, measureCold, startLoopback } from '../../bench/aws';
+import { bundleFloor } from '../../bench/floor';
+
+let loopback: Loopback;
+let directory: string;
+
+beforeAll(async () => {
+  loopback = await startLoopback(readFileSync('telealert.yaml', 'utf8'));
+  // Under node_modules, as the bench puts its bundles: an SDK left out resolves there.
+  directory = await mkdtemp(join(process.cwd(), 'node_modules', '.cache-floor-'));
+});
+
+afterAll(async () => {
+  await loopback?.stop();
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+async function stateBytes(): Promise<string | undefined> {
+  const item = await new DynamoDBClient({}).send(
+    new GetItemCommand({
+      TableName: loopback.stack.tableName,
+      Key: { pk: { S: 'floor' }, sk: { S: 'state' } },
+    }),
+  );
+  return item.Item?.bytes?.N;
+}
+
+describe('the cold start floor of the bench', () => {
+  it.each(['bundled', 'external'] as const)(
+    'makes the first run calls in a fresh process with the SDK %s',
+    async (sdk) => {
+      const asset = await bundleFloor(join(directory, sdk), sdk);
+      const requestsBefore = loopback.requests();
+      const figure = await measureCold(loopback, directory, asset, sdk, 1, 1);
+      expect(figure).toMatchObject({ source: 'sdk-floor', sdk, runs: 1 });
+      expect(figure.coldMs).toBeGreaterThan(0);
+      // The token from SSM opened the simulator (the floor refuses any answer but a 200), and
+      // the answer's size reached DynamoDB.
+      expect(loopback.requests()).toBe(requestsBefore + 1);
+      expect(Number(await stateBytes())).toBeGreaterThanOrEqual('[]'.length);
+    },
+  );
+
+  it('carries the SDK only when bundled', async () => {
+    const bundled = await bundleFloor(join(directory, 'size-bundled'), 'bundled');
+    const external = await bundleFloor(join(directory, 'size-external'), 'external');
+    expect(bundled.bytes).toBeGreaterThan(100 * 1024);
+    expect(external.bytes).toBeLessThan(10 * 1024);
+    expect(readFileSync(external.file, 'utf8')).toContain('@aws-sdk/client-ssm');
+  });
+});
