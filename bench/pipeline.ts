@@ -7,7 +7,7 @@ import type { Config, SourceName } from '../shared/config/types';
 import { evaluate } from '../shared/engine/evaluate';
 import type { SourceState } from '../shared/engine/types';
 import { usedFields } from '../shared/engine/used-fields';
-import { readBatch } from '../shared/records/parse';
+import { BatchReader } from '../shared/records/parse';
 
 /**
  * The size of the text chunks an answer arrives in: node:http reads its socket 64 KiB at a
@@ -26,27 +26,36 @@ export function chunksOf(text: string): string[] {
 }
 
 /**
- * The records of one answer, as the transport and the client read them: the chunks through
- * the transport's `JsonArrayReader`, then only the fields something reads.
+ * One answer's reader, wired as the client wires the transport's: the text goes to a
+ * `JsonArrayReader` chunk by chunk (`body.push`), each piece of rows it parses goes to the
+ * client's `BatchReader`, which reads only the fields something reads; `end` gives the batch.
  */
-export function readBody(config: Config, source: SourceName, chunks: Iterable<string>) {
-  const reader = new JsonArrayReader();
-  for (const chunk of chunks) reader.push(chunk);
-  return batchOf(config, source, reader);
+export function answerReader(config: Config, source: SourceName) {
+  const rows = new BatchReader(source, config.timezone, { fields: usedFields(config, source) });
+  const body = new JsonArrayReader((piece) => rows.push(piece));
+  return {
+    body,
+    end() {
+      const whole = body.end();
+      if (whole.kind !== 'array')
+        throw new Error(`the bench body is not a JSON array (${whole.kind})`);
+      return rows.end(whole.rows);
+    },
+  };
 }
 
-/** The records of an answer whose every chunk went to `reader`. */
-export function batchOf(config: Config, source: SourceName, reader: JsonArrayReader) {
-  const body = reader.end();
-  if (body.kind !== 'array') throw new Error(`the bench body is not a JSON array (${body.kind})`);
-  return readBatch(source, body.rows, config.timezone, { fields: usedFields(config, source) });
+/** The records of one answer arriving in `chunks`, as the transport and the client read them. */
+export function readBody(config: Config, source: SourceName, chunks: Iterable<string>) {
+  const reader = answerReader(config, source);
+  for (const chunk of chunks) reader.body.push(chunk);
+  return reader.end();
 }
 
 /** The rules over one answer's records, as the runner runs them after a fetch. */
 export function evaluateBatch(
   config: Config,
   source: SourceName,
-  batch: ReturnType<typeof batchOf>,
+  batch: ReturnType<typeof readBody>,
   nowMs: number,
   previous?: SourceState,
 ) {

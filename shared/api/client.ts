@@ -1,4 +1,5 @@
 import type { TokenSource } from '../ports/types';
+import { BatchReader } from '../records/parse';
 import type { ParsedBatch, PollFailure } from '../records/types';
 import { assertTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
 import {
@@ -184,7 +185,12 @@ export class TelephonyClient {
     if (token === '') {
       outcome = fail(new ApiAuthError({ ...failure, reason: 'the token is empty' }));
     } else {
-      const answer = await this.#send(url, token, signal).catch((error: unknown) => {
+      const rows = new BatchReader(
+        endpoint,
+        this.#zone,
+        options.fields === undefined ? {} : { fields: options.fields },
+      );
+      const answer = await this.#send(url, token, signal, rows).catch((error: unknown) => {
         if (error instanceof UnreadableBodyError) {
           status = error.status;
           const reason = this.#redact(error.message).slice(0, MAX_REASON);
@@ -211,6 +217,7 @@ export class TelephonyClient {
           ...failure,
           zone: this.#zone,
           ...(options.fields === undefined ? {} : { fields: options.fields }),
+          rows,
           nowMs: this.#now(),
           redact: (text) => this.#redact(text),
         });
@@ -229,10 +236,16 @@ export class TelephonyClient {
   }
 
   /** The transport alone: throws on a network failure, a timeout or a cancel. */
-  #send(url: string, token: string, signal: AbortSignal) {
+  #send(url: string, token: string, signal: AbortSignal, rows: BatchReader) {
     // The timeout covers the body too: a server that sends headers and then hangs is caught.
     // The transport never follows a redirect: one could carry the bearer token to another host.
-    return this.#get(url, { accept: 'application/json', authorization: `Bearer ${token}` }, signal);
+    // The rows are read a piece at a time as the body is parsed, while they are in cache.
+    return this.#get(
+      url,
+      { accept: 'application/json', authorization: `Bearer ${token}` },
+      signal,
+      (piece) => rows.push(piece),
+    );
   }
 
   #describe(error: unknown): string {

@@ -57,8 +57,17 @@ export class TextReader implements BodyReader {
   }
 }
 
+/** Takes each piece of an array's elements as it is parsed, in order. */
+export type RowSink = (rows: readonly unknown[]) => void;
+
 /** A body that is a JSON array (or anything else, then as text); see the module. */
 export class JsonArrayReader implements BodyReader {
+  /**
+   * Each piece of elements as it is parsed, in order, so a caller reads the rows while they
+   * are in the processor's cache; together the pieces are `end`'s rows (none when the body
+   * turns out not to be an array, some when it turns out malformed).
+   */
+  readonly #onRows: RowSink | undefined;
   #mode: Mode = 'start';
   /**
    * `start` and `text`: everything so far. `array` and `array-rest`: the array's text after
@@ -71,6 +80,10 @@ export class JsonArrayReader implements BodyReader {
   /** `start`: how much of the pending text is known to be whitespace. */
   #blank = 0;
   length = 0;
+
+  constructor(onRows?: RowSink) {
+    this.#onRows = onRows;
+  }
 
   push(chunk: string): void {
     this.length += chunk.length;
@@ -102,6 +115,7 @@ export class JsonArrayReader implements BodyReader {
     this.#pending = '';
     if (last === undefined) return { kind: 'malformed-array' };
     this.#parts.push(last);
+    this.#onRows?.(last);
     const rows = this.#parts.length === 1 ? last : joinParts(this.#parts);
     this.#parts = [];
     return { kind: 'array', rows };
@@ -123,6 +137,7 @@ export class JsonArrayReader implements BodyReader {
     }
     this.#parts.push(rows);
     this.#pending = text.slice(cut + 2);
+    this.#onRows?.(rows);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { SourceName } from '../config/types';
 import { NotAnArrayError } from '../records/errors';
-import { readBatch } from '../records/parse';
+import { BatchReader } from '../records/parse';
 import type { ParsedBatch } from '../records/types';
 import {
   ApiAuthError,
@@ -24,6 +24,11 @@ export interface AnswerContext {
   readonly zone: string;
   /** Passed to `parseRecords`: the fields something reads. */
   readonly fields?: ReadonlySet<string>;
+  /**
+   * The reader the transport pushed the answer's rows to as they were parsed; absent, the
+   * rows are read from the whole body.
+   */
+  readonly rows?: BatchReader;
   readonly nowMs: number;
   /** Scrubs every known token from text that came from the server. */
   readonly redact: (text: string) => string;
@@ -120,15 +125,14 @@ function readRecords(status: number, answer: StreamedBody, context: AnswerContex
     }
   }
   try {
-    return {
-      ok: true,
-      batch: readBatch(
+    const reader =
+      context.rows ??
+      new BatchReader(
         context.endpoint,
-        body,
         context.zone,
         context.fields === undefined ? {} : { fields: context.fields },
-      ),
-    };
+      );
+    return { ok: true, batch: reader.end(body) };
   } catch (error) {
     if (!(error instanceof NotAnArrayError)) throw error;
     const said = serverMessage(text, context.redact);

@@ -11,7 +11,13 @@ import {
   inflateSync,
 } from 'node:zlib';
 import { UnreadableBodyError } from './errors';
-import { type BodyReader, JsonArrayReader, type StreamedBody, TextReader } from './json-array';
+import {
+  type BodyReader,
+  JsonArrayReader,
+  type RowSink,
+  type StreamedBody,
+  TextReader,
+} from './json-array';
 
 /** One complete HTTP answer: status, headers by lower-case name, the body. */
 export interface HttpAnswer {
@@ -27,12 +33,15 @@ export interface HttpAnswer {
 
 /**
  * The client's transport: one GET, never following a redirect; throws on a network failure
- * and when `signal` aborts before the whole body is in (headers and body alike).
+ * and when `signal` aborts before the whole body is in (headers and body alike). `onRows`
+ * takes a successful JSON array's elements a piece at a time as they are parsed (a transport
+ * may also give none, and the client reads the rows from the whole body).
  */
 export type HttpGet = (
   url: string,
   headers: Readonly<Record<string, string>>,
   signal: AbortSignal,
+  onRows?: RowSink,
 ) => Promise<HttpAnswer>;
 
 type HttpModule = typeof import('node:http');
@@ -58,7 +67,7 @@ export const MAX_BODY_LENGTH = 48 * 1024 * 1024;
  * characters of it.
  */
 export function createNodeHttpGet(maxBodyLength = MAX_BODY_LENGTH): HttpGet {
-  return (url, headers, signal) => get(url, headers, signal, maxBodyLength);
+  return (url, headers, signal, onRows) => get(url, headers, signal, maxBodyLength, onRows);
 }
 
 async function get(
@@ -66,6 +75,7 @@ async function get(
   headers: Readonly<Record<string, string>>,
   signal: AbortSignal,
   maxBodyLength: number,
+  onRows: RowSink | undefined,
 ): Promise<HttpAnswer> {
   modules ??= { http: load('node:http'), https: load('node:https') };
   const transport = url.startsWith('https:') ? modules.https : modules.http;
@@ -83,7 +93,7 @@ async function get(
   const onAbort = () => response.destroy(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const body = await readBody(response, maxBodyLength).catch((error: unknown) => {
+    const body = await readBody(response, maxBodyLength, onRows).catch((error: unknown) => {
       // An error answer's body only ever adds a message: one that does not decode must not
       // hide the status (a 401 still invalidates the token, a 503 is still retried).
       if (error instanceof UnreadableBodyError && !isSuccess(error.status)) return EMPTY;
@@ -113,8 +123,8 @@ function withoutBom(body: StreamedBody): StreamedBody {
 }
 
 /** What reads a body of `status`: only a successful one can be records. */
-function bodyReader(status: number | undefined): BodyReader {
-  return isSuccess(status ?? 0) ? new JsonArrayReader() : new TextReader();
+function bodyReader(status: number | undefined, onRows: RowSink | undefined): BodyReader {
+  return isSuccess(status ?? 0) ? new JsonArrayReader(onRows) : new TextReader();
 }
 
 /** `HttpGet` on node:http and node:https, the client's default (see `createNodeHttpGet`). */
@@ -126,12 +136,16 @@ export const nodeHttpGet: HttpGet = createNodeHttpGet();
  * matters for a 20 MB answer in 256 MB. Deflate (with or without its zlib header, told apart
  * by its first bytes) and stacked codings are collected compressed and decoded once whole.
  */
-async function readBody(response: IncomingMessage, maxLength: number): Promise<StreamedBody> {
+async function readBody(
+  response: IncomingMessage,
+  maxLength: number,
+  onRows: RowSink | undefined,
+): Promise<StreamedBody> {
   const codings = contentCodings(response.headers['content-encoding']);
-  if (codings.length === 0) return streamBody(response, maxLength);
+  if (codings.length === 0) return streamBody(response, maxLength, onRows);
   const [only] = codings;
   if (codings.length === 1 && only !== undefined && STREAMED.has(only)) {
-    return streamBody(response, maxLength, only);
+    return streamBody(response, maxLength, onRows, only);
   }
   // Bytes bound the characters from above (UTF-8 takes 1 to 3 bytes a UTF-16 unit): checked
   // on the bytes first, so nothing much past the bound is ever held, then on the text.
@@ -160,7 +174,7 @@ async function readBody(response: IncomingMessage, maxLength: number): Promise<S
   }
   const text = body.toString('utf8');
   if (text.length > maxLength) throw tooLong(response, maxLength);
-  const reader = bodyReader(response.statusCode);
+  const reader = bodyReader(response.statusCode, onRows);
   reader.push(text);
   return reader.end();
 }
@@ -175,6 +189,7 @@ const STREAMED: ReadonlyMap<string, () => Transform> = new Map([
 async function streamBody(
   response: IncomingMessage,
   maxLength: number,
+  onRows: RowSink | undefined,
   coding?: string,
 ): Promise<StreamedBody> {
   const decoder = coding === undefined ? undefined : STREAMED.get(coding)?.();
@@ -186,7 +201,7 @@ async function streamBody(
   });
   const source: Readable = decoder ? pipeline(response, decoder, () => {}) : response;
   source.setEncoding('utf8');
-  const reader = bodyReader(response.statusCode);
+  const reader = bodyReader(response.statusCode, onRows);
   try {
     for await (const chunk of source) {
       reader.push(chunk as string);
@@ -270,9 +285,9 @@ function hasZlibHeader(body: Buffer): boolean {
 
 /** `HttpGet` over a `fetch` (tests script answers with one). */
 export function fetchHttpGet(fetch: typeof globalThis.fetch): HttpGet {
-  return async (url, headers, signal) => {
+  return async (url, headers, signal, onRows) => {
     const response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
-    const reader = bodyReader(response.status);
+    const reader = bodyReader(response.status, onRows);
     reader.push(await response.text());
     return {
       status: response.status,

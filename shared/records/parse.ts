@@ -3,7 +3,14 @@ import { assertTimeZone } from '../time/zone';
 import { RecordBatch } from './batch';
 import { NotAnArrayError } from './errors';
 import { sampledHash } from './key-index';
-import { isPlainObject, type RawRecord, readRow, recordPlan, rowKey } from './record';
+import {
+  isPlainObject,
+  type RawRecord,
+  type RecordPlan,
+  readRow,
+  recordPlan,
+  rowKey,
+} from './record';
 import type { ParsedBatch, ParsedRecords } from './types';
 
 /** How many skip reasons a batch keeps for logs; the count is always exact. */
@@ -38,40 +45,105 @@ export function readBatch(
   options: ParseOptions = {},
 ): ParsedBatch {
   if (!Array.isArray(body)) throw new NotAnArrayError(body);
-  assertTimeZone(zone);
-  const plan = recordPlan(source, zone, options.fields);
-  const keys: string[] = [];
-  // A live-call poll's identities are indexed to find the calls that repeat (`KeyIndex`): each
-  // is hashed here, while the row just read has it in cache. Payments come in order and rarely
-  // need the index.
-  const hashes = source === 'live_calls' ? new Uint32Array(body.length) : undefined;
-  let kept: RawRecord[] | undefined;
-  const skipReasons: string[] = [];
-  let skipped = 0;
-  for (let index = 0; index < body.length; index += 1) {
-    const raw: unknown = body[index];
-    const key = isPlainObject(raw) ? rowKey(source, raw) : undefined;
-    if (key !== undefined) {
-      if (hashes !== undefined) hashes[keys.length] = sampledHash(key);
-      keys.push(key);
-      kept?.push(raw as RawRecord);
-      continue;
+  return new BatchReader(source, zone, options).end(body);
+}
+
+/** Rows' hashes a live-call reader holds at first; doubled as rows come. */
+const INITIAL_HASHES = 1024;
+
+/**
+ * `readBatch` as an answer's rows arrive: each piece the transport parsed is `push`ed, its
+ * rows' identities read (and, for live calls, hashed) while the piece just parsed is still in
+ * the processor's cache, instead of in a second walk over 10 MB of rows once the body is whole;
+ * `end` takes the whole body and reads any rows no piece brought (a transport that pushes no
+ * pieces leaves it all to `end`). Same batch as `readBatch` of the whole body.
+ */
+export class BatchReader {
+  readonly #source: SourceName;
+  readonly #plan: RecordPlan;
+  readonly #keys: string[] = [];
+  /**
+   * A live-call poll's identities are indexed to find the calls that repeat (`KeyIndex`):
+   * each is hashed while its row is in cache. Payments come in order and rarely need the index.
+   */
+  #hashes: Uint32Array | undefined;
+  /** Rows pushed or read so far: the next row's index in the body. */
+  #seen = 0;
+  /** Indexes of the rows skipped, ascending. */
+  readonly #skipped: number[] = [];
+  readonly #skipReasons: string[] = [];
+
+  /** @throws TimeZoneError when `zone` is not an IANA zone. */
+  constructor(source: SourceName, zone: string, options: ParseOptions = {}) {
+    assertTimeZone(zone);
+    this.#source = source;
+    this.#plan = recordPlan(source, zone, options.fields);
+    this.#hashes = source === 'live_calls' ? new Uint32Array(INITIAL_HASHES) : undefined;
+  }
+
+  /** The body's next rows, in order. */
+  push(rows: readonly unknown[]): void {
+    this.#read(rows, 0);
+  }
+
+  /**
+   * The batch of `body`, whose first rows are those pushed.
+   *
+   * @throws NotAnArrayError when the body is not an array.
+   */
+  end(body: unknown): ParsedBatch {
+    if (!Array.isArray(body)) throw new NotAnArrayError(body);
+    if (body.length < this.#seen) {
+      throw new RangeError(`the body has ${body.length} rows, fewer than the ${this.#seen} pushed`);
     }
-    // The first skip copies the rows kept so far; an answer without one is used as it is.
-    kept ??= body.slice(0, index) as RawRecord[];
-    skipped += 1;
-    if (skipReasons.length < MAX_SKIP_REASONS) {
-      const outcome = readRow(plan, raw);
-      const reason = 'reason' in outcome ? outcome.reason : 'unreadable';
-      skipReasons.push(`record ${index}: ${reason}`);
+    this.#read(body, this.#seen);
+    const skipped = this.#skipped;
+    let rows = body as RawRecord[];
+    if (skipped.length > 0) {
+      rows = [];
+      let next = 0;
+      body.forEach((raw: unknown, index) => {
+        if (index === skipped[next]) next += 1;
+        else rows.push(raw as RawRecord);
+      });
+    }
+    const keys = this.#keys;
+    return {
+      records: RecordBatch.ofRows(this.#plan, rows, keys, this.#hashes?.subarray(0, keys.length)),
+      skipped: skipped.length,
+      skipReasons: this.#skipReasons,
+    };
+  }
+
+  #read(rows: readonly unknown[], from: number): void {
+    const source = this.#source;
+    const keys = this.#keys;
+    for (let at = from; at < rows.length; at += 1) {
+      const raw: unknown = rows[at];
+      const index = this.#seen;
+      this.#seen += 1;
+      const key = isPlainObject(raw) ? rowKey(source, raw) : undefined;
+      if (key !== undefined) {
+        let hashes = this.#hashes;
+        if (hashes !== undefined) {
+          if (keys.length === hashes.length) {
+            hashes = new Uint32Array(hashes.length * 2);
+            hashes.set(this.#hashes as Uint32Array);
+            this.#hashes = hashes;
+          }
+          hashes[keys.length] = sampledHash(key);
+        }
+        keys.push(key);
+        continue;
+      }
+      this.#skipped.push(index);
+      if (this.#skipReasons.length < MAX_SKIP_REASONS) {
+        const outcome = readRow(this.#plan, raw);
+        const reason = 'reason' in outcome ? outcome.reason : 'unreadable';
+        this.#skipReasons.push(`record ${index}: ${reason}`);
+      }
     }
   }
-  const rows = kept ?? (body as RawRecord[]);
-  return {
-    records: RecordBatch.ofRows(plan, rows, keys, hashes?.subarray(0, keys.length)),
-    skipped,
-    skipReasons,
-  };
 }
 
 /**

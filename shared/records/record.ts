@@ -170,13 +170,28 @@ export function readRow(plan: RecordPlan, raw: unknown): Outcome {
   return schemaRecord(plan.source, raw, plan.zone, plan.keepRaw);
 }
 
+/** Plans that read every field, by source and zone: a message's context reads one a record. */
+const wholePlans = new Map<string, RecordPlan>();
+
+function wholePlan(source: SourceName, zone: string): RecordPlan {
+  const id = `${source} ${zone}`;
+  let plan = wholePlans.get(id);
+  if (plan === undefined) {
+    plan = recordPlan(source, zone, undefined);
+    // A process meets one zone or a few (the rules file's); a bound all the same.
+    if (wholePlans.size >= 16) wholePlans.clear();
+    wholePlans.set(id, plan);
+  }
+  return plan;
+}
+
 /**
  * The record with every field read, as a plan without `fields` makes it: the same record when
  * it is not `partial`.
  */
 export function completeRecord(record: ApiRecord, zone: string): ApiRecord {
   if (record.partial !== true || record.raw === undefined) return record;
-  const outcome = readRow(recordPlan(record.source, zone, undefined), record.raw);
+  const outcome = readRow(wholePlan(record.source, zone), record.raw);
   // A partial record had an identity, so the whole read keeps it too.
   return 'record' in outcome ? outcome.record : record;
 }

@@ -167,6 +167,43 @@ describe('Class: JsonArrayReader', () => {
     });
   });
 
+  describe('Option: onRows', () => {
+    it('hands over, a piece at a time, exactly the elements end gives', () => {
+      fc.assert(
+        fc.property(rows, layout, fc.array(fc.nat(), { maxLength: 40 }), (items, how, cuts) => {
+          const pieces: (readonly unknown[])[] = [];
+          const reader = new JsonArrayReader((piece) => pieces.push(piece));
+          for (const chunk of split(render(items, how), cuts)) reader.push(chunk);
+          const body = reader.end();
+          const handed = pieces.flat();
+          expect(handed).toHaveLength(body.kind === 'array' ? body.rows.length : 0);
+          if (body.kind === 'array') {
+            expect(handed.every((row, index) => row === body.rows[index])).toBe(true);
+          }
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it('hands whole records over before the end of the body', () => {
+      const pieces: (readonly unknown[])[] = [];
+      const reader = new JsonArrayReader((piece) => pieces.push(piece));
+      reader.push('[{"id":1},{"id":2},{"id"');
+      expect(pieces).toEqual([[{ id: 1 }, { id: 2 }]]);
+      reader.push(':3}]');
+      reader.end();
+      expect(pieces).toEqual([[{ id: 1 }, { id: 2 }], [{ id: 3 }]]);
+    });
+
+    it('hands nothing over for a body that is not an array', () => {
+      const pieces: unknown[] = [];
+      const reader = new JsonArrayReader((piece) => pieces.push(piece));
+      reader.push('{"success":false}');
+      expect(reader.end().kind).toBe('text');
+      expect(pieces).toEqual([]);
+    });
+  });
+
   describe('Property: length', () => {
     it('counts every character pushed', () => {
       const reader = new JsonArrayReader();

@@ -45,6 +45,13 @@ const routes: Record<string, Route> = {
     for (let at = 0; at < text.length; at += 1000) res.write(text.slice(at, at + 1000));
     res.end();
   },
+  '/gzip-many': (_, res) => {
+    const rows = Array.from({ length: 2000 }, (_, id) => ({ id, note: id % 7 ? 'ok' : '},{' }));
+    const whole = gzipSync(JSON.stringify(rows));
+    res.writeHead(200, { 'content-encoding': 'gzip' });
+    for (let at = 0; at < whole.length; at += 500) res.write(whole.subarray(at, at + 500));
+    res.end();
+  },
   '/error-array': (_, res) => res.writeHead(500).end('["not", "records"]'),
   '/limited': (_, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'),
   '/v1/live_calls': (_, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'),
@@ -106,6 +113,34 @@ describe('nodeHttpGet', () => {
     expect(rows).toHaveLength(2000);
     expect(rows[7]).toEqual({ id: 7, note: '},{' });
     expect(rows[1999]).toEqual({ id: 1999, note: 'ok' });
+  });
+
+  it.each(['/many', '/gzip-many'])(
+    'hands the rows of %s over a piece at a time as they are parsed, in order',
+    async (path) => {
+      const pieces: (readonly unknown[])[] = [];
+      const answer = await nodeHttpGet(
+        `${base}${path}`,
+        { accept: 'application/json' },
+        AbortSignal.timeout(5_000),
+        (rows) => pieces.push(rows),
+      );
+      const rows = answer.body.kind === 'array' ? answer.body.rows : [];
+      expect(rows).toHaveLength(2000);
+      // Several pieces before the end: the rows were handed over while the body was coming.
+      expect(pieces.length).toBeGreaterThan(1);
+      const handed = pieces.flat();
+      expect(handed).toHaveLength(rows.length);
+      expect(handed.every((row, index) => row === rows[index])).toBe(true);
+    },
+  );
+
+  it('hands no rows over for an error answer', async () => {
+    const pieces: unknown[] = [];
+    await nodeHttpGet(`${base}/error-array`, {}, AbortSignal.timeout(5_000), (rows) =>
+      pieces.push(rows),
+    );
+    expect(pieces).toEqual([]);
   });
 
   it('keeps an error answer as text, even when it is a JSON array', async () => {
