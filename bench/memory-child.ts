@@ -1,36 +1,38 @@
 /*
- * Run by bench/memory.ts in a fresh process: handles one generated 100k-payment body twice
+ * Run by bench/memory.ts in a fresh process: handles one generated 100k-payment answer twice
  * (the first run and the steady state), as two invocations of the poller would, and prints its
- * peak RSS. Like the poller, each run reads the answer 64 KiB of text at a time through the
- * transport's `JsonArrayReader` into the client's `BatchReader` (whole records parsed and their
- * identities read as they come, never the whole text), then evaluates; only the state carries over (the first run's notifications were published
- * and dropped), and after each run the handler's collection of a large run's garbage (under
- * `--expose-gc`, as Lambda starts node). With `--baseline` it only loads the same modules, so
- * the cost of the body itself shows. Usage: `--body <body.json> <nowMs> <rules.json>`.
+ * peak RSS. Like the poller, each run asks the API through the `TelephonyClient` and its
+ * node:http transport (here a loopback server in the bench's process serving the body), which
+ * parses the answer a piece of whole records at a time as it streams in and hands each piece
+ * to the client's `BatchReader` (never the whole text), then evaluates; only the state carries
+ * over (the first run's notifications were published and dropped), and after each run the
+ * handler's collection of a large run's garbage (under `--expose-gc`, as Lambda starts node).
+ * With `--baseline` it only loads the same modules, so the cost of the body itself shows.
+ * Usage: `--api <baseUrl> <token> <nowMs> <rules.json>`.
  */
 
 import { collectAfterLargeRun } from '../functions/heap';
+import { TelephonyClient } from '../shared/api/client';
 import { loadConfigJsonFile } from '../shared/config/validate';
 import type { SourceState } from '../shared/engine/types';
-import { answerReader, CHUNK_LENGTH, evaluateBatch } from './pipeline';
+import { usedFields } from '../shared/engine/used-fields';
+import { evaluateBatch } from './pipeline';
 
-const [, , mode, bodyFile, nowText, rulesFile] = process.argv;
-if (mode !== '--baseline' && bodyFile && nowText && rulesFile) {
-  const { createReadStream } = await import('node:fs');
-  const read = async () => {
-    const reader = answerReader(config, 'payments');
-    const stream = createReadStream(bodyFile, { encoding: 'utf8', highWaterMark: CHUNK_LENGTH });
-    for await (const chunk of stream) reader.body.push(chunk as string);
-    return reader;
-  };
+const [, , mode, baseUrl, token, nowText, rulesFile] = process.argv;
+if (mode === '--api' && baseUrl && token && nowText && rulesFile) {
   // The rules as the Lambda reads them: JSON, through the same loader (no YAML parser).
   const config = loadConfigJsonFile(rulesFile);
   const nowMs = Number(nowText);
+  const client = new TelephonyClient({
+    baseUrl,
+    tokenSource: { get: async () => token, invalidate: () => {} },
+    timeZone: config.timezone,
+    timeoutMs: 60_000,
+    maxAttempts: 1,
+  });
+  const fields = usedFields(config, 'payments');
   const poll = async (atMs: number, previous?: SourceState) => {
-    // Ended by the caller, as before the pieces went to a BatchReader. Where the read ends
-    // moves the peak: ended inside `read`, V8's collections fell elsewhere and the peak was
-    // 181-207 MB over a dozen runs (README, Performance).
-    const batch = (await read()).end();
+    const batch = await client.payments({}, { deadlineMs: Date.now() + 60_000, fields });
     const { state } = evaluateBatch(config, 'payments', batch, atMs, previous);
     return { state, records: batch.records.length };
   };

@@ -1,8 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createReadStream, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
+import { pipeline } from 'node:stream';
 import { POLLER_NODE_OPTIONS } from '../infra/poller';
+import { bundleLikePollers } from './bundle';
 import { bodyText, PAYMENTS_COUNT } from './processing';
 import { benchConfigData } from './rules';
 
@@ -32,60 +35,97 @@ export function lambdaHeapFlags(memoryMb: number): string[] {
 }
 
 /**
- * The child as one bundled file run by a plain `node`, as the Lambda runs its bundle: under
- * tsx the same process carried about 80 MB of compiler and loader the function never loads.
+ * The child as one bundled file run by a plain `node`, bundled as the pollers are, as the
+ * Lambda runs its bundle: under tsx the same process carried about 80 MB of compiler and
+ * loader the function never loads.
  */
-function bundleChild(directory: string): string {
+async function bundleChild(directory: string): Promise<string> {
   const file = join(directory, 'memory-child.mjs');
-  buildSync({
-    entryPoints: [join(import.meta.dirname, 'memory-child.ts')],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    logLevel: 'error',
-    // With its map beside it, as the pollers' bundles (read under POLLER_NODE_OPTIONS).
-    sourcemap: true,
-    sourcesContent: false,
-    // As the Lambda bundles: some CommonJS dependencies require node built-ins.
-    banner: {
-      js: "import { createRequire } from 'node:module';const require=createRequire(import.meta.url);",
-    },
-  });
+  await bundleLikePollers('bench/memory-child.ts', file, 'bundled');
   return file;
 }
 
-function childRss(
+/** Peak RSS of the child run with `args`, in MB; asynchronous, as the API it asks is in this process. */
+async function childRss(
   script: string,
   args: readonly string[],
   nodeFlags: readonly string[] = [],
-): number {
-  const child = spawnSync(process.execPath, [...nodeFlags, script, ...args], { encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`memory child failed: ${child.stderr}`);
-  return Number(child.stdout) / 1024 / 1024;
+): Promise<number> {
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`memory child failed (${code}): ${stderr.slice(-2000)}`);
+  return Number(stdout) / 1024 / 1024;
+}
+
+const TOKEN = 'bench-memory-token';
+
+/**
+ * The API's payments endpoint on loopback: `file` streamed as it is read from disk, in the
+ * chunks a socket carries, to the bench's bearer token only.
+ */
+async function serveBody(file: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+      response
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"message":"bad token"}');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    pipeline(createReadStream(file), response, () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /**
  * Peak RSS (`process.resourceUsage().maxRSS`) of a fresh `node` process, running the bundled
- * pipeline, that reads the 100k-payment body from a file and runs it through the poller's
- * pipeline twice, next to the same process doing nothing (node and the bundle loaded), and
- * once more under the heap limits a 256 MB Lambda gives V8 (V8 collects harder near a limit,
- * so the peak there is what the function would see).
+ * client and pipeline, that asks the API (a loopback server serving the 100k-payment body from
+ * a file) and runs the answer through the poller's pipeline twice, next to the same process
+ * doing nothing (node and the bundle loaded), and once more under the heap limits a 256 MB
+ * Lambda gives V8 (V8 collects harder near a limit, so the peak there is what the function
+ * would see).
  */
-export function measureMemory(directory: string, nowMs: number, zone: string): MemoryFigure {
+export async function measureMemory(
+  directory: string,
+  nowMs: number,
+  zone: string,
+): Promise<MemoryFigure> {
   const file = join(directory, 'payments-100k.json');
   writeFileSync(file, bodyText('payments', PAYMENTS_COUNT, nowMs, zone));
   const rules = join(directory, 'bench-rules.json');
   writeFileSync(rules, JSON.stringify(benchConfigData()));
-  const script = bundleChild(directory);
-  const args = ['--body', file, String(nowMs), rules];
-  const flags = [...lambdaHeapFlags(256), POLLER_NODE_OPTIONS];
-  return {
-    body: '100k payments',
-    peakRssMb: Math.round(childRss(script, args)),
-    baselineRssMb: Math.round(childRss(script, ['--baseline'])),
-    lambdaHeapRssMb: Math.round(childRss(script, args, flags)),
-    lambdaHeapFlags: flags.join(' '),
-  };
+  const script = await bundleChild(directory);
+  const api = await serveBody(file);
+  try {
+    const args = ['--api', api.url, TOKEN, String(nowMs), rules];
+    const flags = [...lambdaHeapFlags(256), POLLER_NODE_OPTIONS];
+    return {
+      body: '100k payments',
+      peakRssMb: Math.round(await childRss(script, args)),
+      baselineRssMb: Math.round(await childRss(script, ['--baseline'])),
+      lambdaHeapRssMb: Math.round(await childRss(script, args, flags)),
+      lambdaHeapFlags: flags.join(' '),
+    };
+  } finally {
+    await api.close();
+  }
 }

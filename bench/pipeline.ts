@@ -1,6 +1,7 @@
 /*
  * The poller's pipeline over one answer, and nothing else: the memory child loads only this
- * (and the shared code it runs), as the Lambda bundle carries no generator or YAML parser.
+ * and the API client (and the shared code they run), as the Lambda bundle carries no
+ * generator or YAML parser.
  */
 import { JsonArrayReader } from '../shared/api/json-array';
 import type { Config, SourceName } from '../shared/config/types';
