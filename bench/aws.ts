@@ -5,7 +5,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { createPollerHandler, type PollerWiring } from '../functions/handler';
-import { POLLER_NODE_OPTIONS } from '../infra/poller';
+import { POLLER_ENVIRONMENT } from '../infra/poller';
 import { readConfigData } from '../shared/config/load';
 import type { Config, SourceName } from '../shared/config/types';
 import { validateConfig } from '../shared/config/validate';
@@ -386,7 +386,7 @@ export async function measureCold(
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
     // As deployed (the bundles carry their source map beside them).
-    NODE_OPTIONS: POLLER_NODE_OPTIONS,
+    ...POLLER_ENVIRONMENT,
   };
   const times: number[] = [];
   const imports: number[] = [];

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream';
-import { POLLER_NODE_OPTIONS } from '../infra/poller';
+import { POLLER_ENVIRONMENT } from '../infra/poller';
 import { bundleLikePollers } from './bundle';
 import { bodyText, PAYMENTS_COUNT } from './processing';
 import { benchConfigData } from './rules';
@@ -16,6 +16,8 @@ export interface MemoryFigure {
   /** The same run under the V8 heap limits the Lambda Node.js runtime sets for 256 MB. */
   readonly lambdaHeapRssMb: number;
   readonly lambdaHeapFlags: string;
+  /** The pollers' environment every child runs with (`POLLER_ENVIRONMENT`), as deployed. */
+  readonly environment: string;
 }
 
 /**
@@ -52,6 +54,7 @@ async function childRss(
   nodeFlags: readonly string[] = [],
 ): Promise<number> {
   const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+    env: { ...process.env, ...POLLER_ENVIRONMENT },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -117,13 +120,16 @@ export async function measureMemory(
   const api = await serveBody(file);
   try {
     const args = ['--api', api.url, TOKEN, String(nowMs), rules];
-    const flags = [...lambdaHeapFlags(256), POLLER_NODE_OPTIONS];
+    const flags = lambdaHeapFlags(256);
     return {
       body: '100k payments',
       peakRssMb: Math.round(await childRss(script, args)),
       baselineRssMb: Math.round(await childRss(script, ['--baseline'])),
       lambdaHeapRssMb: Math.round(await childRss(script, args, flags)),
       lambdaHeapFlags: flags.join(' '),
+      environment: Object.entries(POLLER_ENVIRONMENT)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' '),
     };
   } finally {
     await api.close();

@@ -39,6 +39,22 @@ export const BUNDLED_RULES_JSON = 'telealert.json';
  */
 export const POLLER_NODE_OPTIONS = '--enable-source-maps';
 
+/**
+ * The environment the runtime gives node in every poller, besides the stack's own variables;
+ * `npm run bench` starts its measured processes with it, as deployed.
+ * - `NODE_OPTIONS`: `POLLER_NODE_OPTIONS`.
+ * - `MALLOC_MMAP_THRESHOLD_`: glibc's malloc serves blocks of 32 KiB and more with their own
+ *   mapping, returned to the system when freed. By default the threshold floats up to the
+ *   largest block freed so far, after which the buffers a 20 MB answer passes through (socket
+ *   reads, compiler zones) come from the heap arena, which keeps its freed memory: the peak
+ *   RSS of a 100k-payment poll under a 256 MB function's heap limits was 193-216 MB without
+ *   it and 179-192 MB with it, at no measurable cost in processing or cold start.
+ */
+export const POLLER_ENVIRONMENT: Readonly<Record<string, string>> = {
+  NODE_OPTIONS: POLLER_NODE_OPTIONS,
+  MALLOC_MMAP_THRESHOLD_: '32768',
+};
+
 /** Time left between the end of a run and the next scheduled one, so runs do not overlap. */
 export const TIMEOUT_MARGIN = Duration.seconds(5);
 const LAMBDA_MAX_TIMEOUT_MS = 900_000;
@@ -150,7 +166,7 @@ export class SourcePoller extends Construct {
       onFailure: new SqsDestination(props.deadLetterQueue),
       environment: {
         ...props.environment,
-        NODE_OPTIONS: POLLER_NODE_OPTIONS,
+        ...POLLER_ENVIRONMENT,
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
       },

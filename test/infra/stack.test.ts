@@ -56,13 +56,14 @@ describe('Construct: TelealertAlerting', () => {
       expect(functionProps('payments').Timeout).toBe(295);
     });
 
-    it('passes the table, the topics, source maps and the Powertools settings in the environment', () => {
+    it('passes the table, the topics, source maps, the malloc threshold and the Powertools settings in the environment', () => {
       template.allResourcesProperties('AWS::Lambda::Function', {
         Environment: {
           Variables: {
             TELEALERT_TABLE: ref(stack.alerting.table.tableName),
             TELEALERT_TOPICS: Match.anyValue(),
             NODE_OPTIONS: '--enable-source-maps',
+            MALLOC_MMAP_THRESHOLD_: '32768',
             POWERTOOLS_SERVICE_NAME: 'telealert',
             POWERTOOLS_METRICS_NAMESPACE: 'Telealert',
           },
