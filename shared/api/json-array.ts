@@ -4,7 +4,8 @@
  * copy (with the copy `JSON.parse` makes to flatten a text built chunk by chunk) lives until a
  * full garbage collection, beside the records, in a 256 MB function.
  *
- * Elements are cut where a chunk holds `},{`. A cut is only a guess, since the same characters
+ * Elements are cut where a chunk holds `}`, a comma and `{`, with nothing but whitespace
+ * between them (`},{`, or `},\n  {` in a pretty-printed answer). A cut is only a guess, since the same characters
  * can sit inside a string or a nested array; the piece before it is parsed as `[piece]` and,
  * since every piece starts where a successful one ended, a cut in the wrong place always
  * leaves an unterminated string or an unclosed bracket, which `JSON.parse` refuses. A refused
@@ -22,7 +23,8 @@ export type StreamedBody =
   /** Anything else (an object, an HTML page, nothing): the text, as received. */
   | { readonly kind: 'text'; readonly text: string };
 
-const BOUNDARY = '},{';
+const COMMA = 0x2c;
+const CLOSE_BRACE = 0x7d;
 /** Pending text past which a refused cut stops being retried at the next chunk. */
 export const MAX_RETRIED_LENGTH = 1024 * 1024;
 const BOM = 0xfeff;
@@ -123,12 +125,12 @@ export class JsonArrayReader implements BodyReader {
 
   /** `text` follows the pending text: takes the whole elements before its last `},{`. */
   #take(text: string): void {
-    const cut = text.lastIndexOf(BOUNDARY);
-    if (cut === -1) {
+    const comma = lastBoundary(text);
+    if (comma === -1) {
       this.#pending += text;
       return;
     }
-    const rows = parseArray(`[${this.#pending}${text.slice(0, cut + 1)}]`);
+    const rows = parseArray(`[${this.#pending}${text.slice(0, comma)}]`);
     if (rows === undefined) {
       // Not a boundary after all (or not JSON): tried again at the next cut while that is cheap.
       this.#pending += text;
@@ -136,9 +138,31 @@ export class JsonArrayReader implements BodyReader {
       return;
     }
     this.#parts.push(rows);
-    this.#pending = text.slice(cut + 2);
+    this.#pending = text.slice(comma + 1);
     this.#onRows?.(rows);
   }
+}
+
+/** JSON's insignificant whitespace: space, tab, line feed, carriage return. */
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+/**
+ * The comma of `text`'s last `}`, `,`, `{` with nothing but whitespace between them; -1 when
+ * it has none. Walks back from the last `{`, each character looked at once or twice.
+ */
+function lastBoundary(text: string): number {
+  for (let open = text.lastIndexOf('{'); open > 0; open = text.lastIndexOf('{', open - 1)) {
+    let at = open - 1;
+    while (at >= 0 && isBlank(text.charCodeAt(at))) at -= 1;
+    if (at < 1 || text.charCodeAt(at) !== COMMA) continue;
+    const comma = at;
+    at -= 1;
+    while (at >= 0 && isBlank(text.charCodeAt(at))) at -= 1;
+    if (at >= 0 && text.charCodeAt(at) === CLOSE_BRACE) return comma;
+  }
+  return -1;
 }
 
 /** Pieces joined a few thousand at a time: a call takes only so many arguments. */

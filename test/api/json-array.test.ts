@@ -111,6 +111,15 @@ describe('Class: JsonArrayReader', () => {
       expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
     });
 
+    it('takes whole records as they come from a pretty-printed answer too', () => {
+      const pieces: (readonly unknown[])[] = [];
+      const reader = new JsonArrayReader((piece) => pieces.push(piece));
+      reader.push('[\n  {\n    "id": 1\n  },\n  {\n    "id": 2\n  } ,\r\n\t{\n    "id"');
+      expect(pieces).toEqual([[{ id: 1 }, { id: 2 }]]);
+      reader.push(': 3\n  }\n]\n');
+      expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+    });
+
     it('reads a record whose text holds "},{" as one record', () => {
       const text = '[{"name":"a},{b"},{"x":[{"y":1},{"z":2}]}]';
       expect(read(split(text, [5, 9, 20, 28]))).toEqual({
