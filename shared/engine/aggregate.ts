@@ -31,6 +31,11 @@ export interface Observation {
   readonly compactContext?: boolean;
 }
 
+/** Where an observation's record is read from (a poll's `RecordBatch`). */
+export interface RecordSource {
+  record(index: number): ApiRecord;
+}
+
 /**
  * A per-record observation whose record is read and context built on first read only: 10,000
  * stuck payments firing since an earlier run need neither while no notification goes out.
@@ -41,7 +46,8 @@ export class RecordObservation implements Observation {
   readonly holds: boolean;
   readonly createdAtMs?: number;
   readonly compactContext: boolean;
-  readonly #record: () => ApiRecord;
+  readonly #records: RecordSource;
+  readonly #index: number;
   readonly #nowMs: number;
   readonly #zone: string;
   #context: Readonly<Record<string, string>> | undefined;
@@ -51,7 +57,8 @@ export class RecordObservation implements Observation {
     labels: Readonly<Record<string, string>>,
     holds: boolean,
     createdAtMs: number | undefined,
-    record: () => ApiRecord,
+    records: RecordSource,
+    index: number,
     nowMs: number,
     zone: string,
     compactContext: boolean,
@@ -61,13 +68,14 @@ export class RecordObservation implements Observation {
     this.holds = holds;
     if (createdAtMs !== undefined) this.createdAtMs = createdAtMs;
     this.compactContext = compactContext;
-    this.#record = record;
+    this.#records = records;
+    this.#index = index;
     this.#nowMs = nowMs;
     this.#zone = zone;
   }
 
   get context(): Readonly<Record<string, string>> {
-    this.#context ??= recordContext(this.#record(), this.#nowMs, this.#zone);
+    this.#context ??= recordContext(this.#records.record(this.#index), this.#nowMs, this.#zone);
     return this.#context;
   }
 }

@@ -59,6 +59,8 @@ class PerRecordCollector implements Collector {
   readonly where: RecordPredicate;
   readonly tracked: readonly string[];
   readonly #identity: string;
+  /** An instance's labels: one literal shape per identity field, not a computed key each. */
+  readonly #labelsOf: (id: string) => Readonly<Record<string, string>>;
   readonly #prefix: string;
   readonly #keep: ((createdAtMs: number | undefined) => boolean) | undefined;
   readonly #records: RecordBatch;
@@ -78,6 +80,13 @@ class PerRecordCollector implements Collector {
     this.#records = records;
     this.where = where;
     this.#identity = IDENTITY_FIELD[config.source] ?? 'id';
+    const identity = this.#identity;
+    this.#labelsOf =
+      identity === 'call_id'
+        ? (id) => ({ call_id: id })
+        : identity === 'id'
+          ? (id) => ({ id })
+          : (id) => ({ [identity]: id });
     const tracked: string[] = [];
     // alertKey for one label, without building the labels object for every record.
     const prefix = `${config.name}{${this.#identity}=`;
@@ -117,10 +126,11 @@ class PerRecordCollector implements Collector {
       key,
       new RecordObservation(
         key,
-        { [this.#identity]: id },
+        this.#labelsOf(id),
         matches,
         createdAtMs,
-        () => records.record(index),
+        records,
+        index,
         this.#nowMs,
         this.#zone,
         this.#compactContext,
