@@ -5,6 +5,7 @@ import {
   MAX_RETRIED_LENGTH,
   type StreamedBody,
 } from '../../shared/api/json-array';
+import { cutAt } from '../support/pieces';
 
 function read(chunks: readonly string[]): StreamedBody {
   const reader = new JsonArrayReader();
@@ -21,19 +22,6 @@ function expected(text: string): StreamedBody {
   } catch {
     return { kind: 'malformed-array' };
   }
-}
-
-/** `text` cut at `cuts` (positions, any order, repeats allowed). */
-function split(text: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-  const chunks: string[] = [];
-  let from = 0;
-  for (const point of points) {
-    chunks.push(text.slice(from, point));
-    from = point;
-  }
-  chunks.push(text.slice(from));
-  return chunks;
 }
 
 // Strings made of the characters that fool a cut: braces, commas, brackets, quotes, escapes.
@@ -77,7 +65,7 @@ describe('Class: JsonArrayReader', () => {
       fc.assert(
         fc.property(rows, layout, fc.array(fc.nat(), { maxLength: 40 }), (items, how, cuts) => {
           const text = render(items, how);
-          expect(read(split(text, cuts))).toEqual(expected(text));
+          expect(read(cutAt(text, cuts))).toEqual(expected(text));
         }),
         { numRuns: 2000 },
       );
@@ -97,7 +85,7 @@ describe('Class: JsonArrayReader', () => {
               damage === 'cut'
                 ? whole.slice(0, where)
                 : `${whole.slice(0, where)}}${whole.slice(where)}`;
-            expect(read(split(text, cuts))).toEqual(expected(text));
+            expect(read(cutAt(text, cuts))).toEqual(expected(text));
           },
         ),
         { numRuns: 2000 },
@@ -111,18 +99,9 @@ describe('Class: JsonArrayReader', () => {
       expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
     });
 
-    it('takes whole records as they come from a pretty-printed answer too', () => {
-      const pieces: (readonly unknown[])[] = [];
-      const reader = new JsonArrayReader((piece) => pieces.push(piece));
-      reader.push('[\n  {\n    "id": 1\n  },\n  {\n    "id": 2\n  } ,\r\n\t{\n    "id"');
-      expect(pieces).toEqual([[{ id: 1 }, { id: 2 }]]);
-      reader.push(': 3\n  }\n]\n');
-      expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
-    });
-
     it('reads a record whose text holds "},{" as one record', () => {
       const text = '[{"name":"a},{b"},{"x":[{"y":1},{"z":2}]}]';
-      expect(read(split(text, [5, 9, 20, 28]))).toEqual({
+      expect(read(cutAt(text, [5, 9, 20, 28]))).toEqual({
         kind: 'array',
         rows: [{ name: 'a},{b' }, { x: [{ y: 1 }, { z: 2 }] }],
       });
@@ -152,13 +131,13 @@ describe('Class: JsonArrayReader', () => {
         ...Array.from({ length: 500 }, (_, id) => ({ id: id + 1 })),
       ];
       const text = JSON.stringify(rows);
-      const chunks = split(
+      const chunks = cutAt(
         text,
         Array.from({ length: Math.ceil(text.length / 65_536) }, (_, n) => n * 65_536),
       );
       expect(read(chunks)).toEqual({ kind: 'array', rows });
       const broken = `${text.slice(0, 1000)}"${text.slice(1000)}`;
-      expect(read(split(broken, [5000, 70_000, 3_000_000]))).toEqual({ kind: 'malformed-array' });
+      expect(read(cutAt(broken, [5000, 70_000, 3_000_000]))).toEqual({ kind: 'malformed-array' });
     });
 
     it('returns a body that is not an array as its text', () => {
@@ -182,7 +161,7 @@ describe('Class: JsonArrayReader', () => {
         fc.property(rows, layout, fc.array(fc.nat(), { maxLength: 40 }), (items, how, cuts) => {
           const pieces: (readonly unknown[])[] = [];
           const reader = new JsonArrayReader((piece) => pieces.push(piece));
-          for (const chunk of split(render(items, how), cuts)) reader.push(chunk);
+          for (const chunk of cutAt(render(items, how), cuts)) reader.push(chunk);
           const body = reader.end();
           const handed = pieces.flat();
           expect(handed).toHaveLength(body.kind === 'array' ? body.rows.length : 0);
@@ -194,13 +173,20 @@ describe('Class: JsonArrayReader', () => {
       );
     });
 
-    it('hands whole records over before the end of the body', () => {
+    it.each([
+      ['compact', '[{"id":1},{"id":2},{"id"', ':3}]'],
+      [
+        'pretty-printed',
+        '[\n  {\n    "id": 1\n  },\n  {\n    "id": 2\n  } ,\r\n\t{\n    "id"',
+        ': 3\n  }\n]\n',
+      ],
+    ])('hands whole records over before the end of a %s body', (_, first, rest) => {
       const pieces: (readonly unknown[])[] = [];
       const reader = new JsonArrayReader((piece) => pieces.push(piece));
-      reader.push('[{"id":1},{"id":2},{"id"');
+      reader.push(first);
       expect(pieces).toEqual([[{ id: 1 }, { id: 2 }]]);
-      reader.push(':3}]');
-      reader.end();
+      reader.push(rest);
+      expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
       expect(pieces).toEqual([[{ id: 1 }, { id: 2 }], [{ id: 3 }]]);
     });
 

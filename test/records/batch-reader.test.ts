@@ -4,21 +4,9 @@ import { NotAnArrayError } from '../../shared/records/errors';
 import { BatchReader, readBatch } from '../../shared/records/parse';
 import type { ParsedBatch } from '../../shared/records/types';
 import { TimeZoneError } from '../../shared/time/errors';
+import { cutAt } from '../support/pieces';
 
 const ZONE = 'Asia/Kolkata';
-
-/** `rows` cut at `cuts` into consecutive pieces (some empty), as a transport hands them over. */
-function pieces<T>(rows: readonly T[], cuts: readonly number[]): T[][] {
-  const points = cuts.map((cut) => cut % (rows.length + 1)).sort((a, b) => a - b);
-  const out: T[][] = [];
-  let from = 0;
-  for (const point of points) {
-    out.push(rows.slice(from, point));
-    from = point;
-  }
-  out.push(rows.slice(from));
-  return out;
-}
 
 /** What a batch says, comparable: its records, identities, repeats, skips. */
 function summary(parsed: ParsedBatch) {
@@ -84,7 +72,7 @@ describe('Class: BatchReader', () => {
         ({ source, rows }, cuts, only, held) => {
           const options = only === undefined ? {} : { fields: only };
           const reader = new BatchReader(source, ZONE, options);
-          const parts = pieces(rows, cuts);
+          const parts = cutAt(rows, cuts);
           // The last pieces may never be pushed: `end` reads whatever no piece brought.
           for (const part of parts.slice(0, parts.length - (held % 2))) reader.push(part);
           expect(summary(reader.end(rows))).toEqual(
