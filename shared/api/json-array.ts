@@ -4,15 +4,16 @@
  * copy (with the copy `JSON.parse` makes to flatten a text built chunk by chunk) lives until a
  * full garbage collection, beside the records, in a 256 MB function.
  *
- * Elements are cut where a chunk holds `}`, a comma and `{`, with nothing but whitespace
- * between them (`},{`, or `},\n  {` in a pretty-printed answer). A cut is only a guess, since the same characters
- * can sit inside a string or a nested array; the piece before it is parsed as `[piece]` and,
- * since every piece starts where a successful one ended, a cut in the wrong place always
- * leaves an unterminated string or an unclosed bracket, which `JSON.parse` refuses. A refused
- * piece stays pending and is tried again with the next chunk's cut, until the pending text
- * passes `MAX_RETRIED_LENGTH` (broken JSON, or records that all hold `},{`): then the rest is
- * parsed once, at the end, so a bad body costs a bounded amount of parsing twice. So the
- * elements are exactly `JSON.parse`'s, and a body that is not valid JSON is refused as it is.
+ * Elements are cut where a chunk holds `}`, a comma and `{` with nothing but whitespace
+ * between them (`},{`, or `},\n  {` in a pretty-printed answer). A cut is only a guess, since
+ * the same characters can sit inside a string or a nested array; the piece before it is parsed
+ * as `[piece]` and, since every piece starts where a successful one ended, a cut in the wrong
+ * place always leaves an unterminated string or an unclosed bracket, which `JSON.parse`
+ * refuses. A refused piece stays pending and is tried again at a later cut once the pending
+ * text has doubled, until it passes `MAX_RETRIED_LENGTH` (broken JSON, or records that all
+ * hold `},{`): then the rest is parsed once, at the end, so a bad body costs a bounded amount
+ * of parsing twice, in whatever chunks it comes. So the elements are exactly `JSON.parse`'s,
+ * and a body that is not valid JSON is refused as it is.
  */
 
 /** What a streamed body turned out to be. */
@@ -79,8 +80,13 @@ export class JsonArrayReader implements BodyReader {
    */
   #pending = '';
   #parts: unknown[][] = [];
-  /** `start`: how much of the pending text is known to be whitespace. */
-  #blank = 0;
+  /**
+   * After a refused cut, the pending length from which a cut is tried again: twice what was
+   * refused, so a stretch no cut can take costs parsing in proportion to its length however
+   * small the chunks it comes in (trying at every chunk cost its length squared over the
+   * chunk size: seconds for 64-byte chunks of a record holding `}, {`).
+   */
+  #retryAt = 0;
   length = 0;
 
   constructor(onRows?: RowSink) {
@@ -90,15 +96,15 @@ export class JsonArrayReader implements BodyReader {
   push(chunk: string): void {
     this.length += chunk.length;
     if (this.#mode === 'start') {
+      // Only the new chunk is looked at: reading the pending text would flatten it each time.
+      const at = firstSignificant(chunk, this.#pending.length === 0);
       this.#pending += chunk;
-      const at = firstSignificant(this.#pending, this.#blank);
-      this.#blank = this.#pending.length;
       if (at === -1) return;
-      if (this.#pending.charCodeAt(at) !== OPEN) {
+      if (chunk.charCodeAt(at) !== OPEN) {
         this.#mode = 'text';
         return;
       }
-      const text = this.#pending.slice(at + 1);
+      const text = chunk.slice(at + 1);
       this.#pending = '';
       this.#mode = 'array';
       this.#take(text);
@@ -126,17 +132,20 @@ export class JsonArrayReader implements BodyReader {
   /** `text` follows the pending text: takes the whole elements before its last `},{`. */
   #take(text: string): void {
     const comma = lastBoundary(text);
-    if (comma === -1) {
+    if (comma === -1 || this.#pending.length + comma < this.#retryAt) {
       this.#pending += text;
+      if (this.#retryAt > 0 && this.#pending.length > MAX_RETRIED_LENGTH) this.#mode = 'array-rest';
       return;
     }
     const rows = parseArray(`[${this.#pending}${text.slice(0, comma)}]`);
     if (rows === undefined) {
-      // Not a boundary after all (or not JSON): tried again at the next cut while that is cheap.
+      // Not a boundary after all (or not JSON): tried again at a later cut while that is cheap.
       this.#pending += text;
+      this.#retryAt = 2 * this.#pending.length;
       if (this.#pending.length > MAX_RETRIED_LENGTH) this.#mode = 'array-rest';
       return;
     }
+    this.#retryAt = 0;
     this.#parts.push(rows);
     this.#pending = text.slice(comma + 1);
     this.#onRows?.(rows);
@@ -187,14 +196,13 @@ function parseArray(text: string): unknown[] | undefined {
 }
 
 /**
- * Index of the first character from `from` that is not JSON whitespace (nor a leading BOM),
- * or -1.
+ * Index of `text`'s first character that is not JSON whitespace (nor, where `bodyStart`, a
+ * byte-order mark at its start), or -1.
  */
-function firstSignificant(text: string, from: number): number {
-  for (let i = from; i < text.length; i += 1) {
+function firstSignificant(text: string, bodyStart: boolean): number {
+  for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
-    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue;
-    if (code === BOM && i === 0) continue;
+    if (isBlank(code) || (code === BOM && i === 0 && bodyStart)) continue;
     return i;
   }
   return -1;

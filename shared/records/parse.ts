@@ -69,6 +69,11 @@ export class BatchReader {
   #hashes: Uint32Array | undefined;
   /** Rows pushed or read so far: the next row's index in the body. */
   #seen = 0;
+  /** The first and last rows pushed: `end` checks that the body starts with them. */
+  #first: unknown;
+  #last: unknown;
+  /** A push failed: `end` reads the whole body afresh (and throws what failed, if it still does). */
+  #failed = false;
   /** Indexes of the rows skipped, ascending. */
   readonly #skipped: number[] = [];
   readonly #skipReasons: string[] = [];
@@ -81,9 +86,19 @@ export class BatchReader {
     this.#hashes = source === 'live_calls' ? new Uint32Array(INITIAL_HASHES) : undefined;
   }
 
-  /** The body's next rows, in order. */
+  /**
+   * The body's next rows, in order. Never throws (it runs inside the transport, where a bug's
+   * error would pass for the network's): what fails is left to `end`.
+   */
   push(rows: readonly unknown[]): void {
-    this.#read(rows, 0);
+    if (this.#failed || rows.length === 0) return;
+    try {
+      if (this.#seen === 0) this.#first = rows[0];
+      this.#read(rows, 0);
+      this.#last = rows[rows.length - 1];
+    } catch {
+      this.#failed = true;
+    }
   }
 
   /**
@@ -93,8 +108,14 @@ export class BatchReader {
    */
   end(body: unknown): ParsedBatch {
     if (!Array.isArray(body)) throw new NotAnArrayError(body);
-    if (body.length < this.#seen) {
-      throw new RangeError(`the body has ${body.length} rows, fewer than the ${this.#seen} pushed`);
+    const seen = this.#seen;
+    if (
+      this.#failed ||
+      (seen > 0 && (body.length < seen || body[0] !== this.#first || body[seen - 1] !== this.#last))
+    ) {
+      // The pieces were not the start of this body (a transport's bug) or one failed to read:
+      // the body is read afresh, as `readBatch` reads it.
+      this.#reset();
     }
     this.#read(body, this.#seen);
     const skipped = this.#skipped;
@@ -102,10 +123,10 @@ export class BatchReader {
     if (skipped.length > 0) {
       rows = [];
       let next = 0;
-      body.forEach((raw: unknown, index) => {
+      for (let index = 0; index < body.length; index += 1) {
         if (index === skipped[next]) next += 1;
-        else rows.push(raw as RawRecord);
-      });
+        else rows.push(body[index] as RawRecord);
+      }
     }
     const keys = this.#keys;
     return {
@@ -113,6 +134,14 @@ export class BatchReader {
       skipped: skipped.length,
       skipReasons: this.#skipReasons,
     };
+  }
+
+  #reset(): void {
+    this.#keys.length = 0;
+    this.#skipped.length = 0;
+    this.#skipReasons.length = 0;
+    this.#seen = 0;
+    this.#failed = false;
   }
 
   #read(rows: readonly unknown[], from: number): void {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   JsonArrayReader,
   MAX_RETRIED_LENGTH,
@@ -138,6 +138,26 @@ describe('Class: JsonArrayReader', () => {
       expect(read(chunks)).toEqual({ kind: 'array', rows });
       const broken = `${text.slice(0, 1000)}"${text.slice(1000)}`;
       expect(read(cutAt(broken, [5000, 70_000, 3_000_000]))).toEqual({ kind: 'malformed-array' });
+    });
+
+    it('tries a stretch no cut can take a few times, not once a chunk, however small the chunks', () => {
+      const rows = [
+        { id: 0, note: '}, {'.repeat(40_000) },
+        ...Array.from({ length: 200 }, (_, id) => ({ id: id + 1 })),
+      ];
+      const text = JSON.stringify(rows);
+      const chunks = cutAt(
+        text,
+        Array.from({ length: Math.ceil(text.length / 64) }, (_, n) => n * 64),
+      );
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        expect(read(chunks)).toEqual({ kind: 'array', rows });
+        // About 2,500 chunks hold a cut inside the note; a parse at each would be quadratic.
+        expect(parse.mock.calls.length).toBeLessThan(100);
+      } finally {
+        parse.mockRestore();
+      }
     });
 
     it('returns a body that is not an array as its text', () => {
