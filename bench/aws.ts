@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { createPollerHandler, type PollerWiring } from '../functions/handler';
@@ -13,8 +14,10 @@ import { planRequests } from '../shared/engine/plan';
 import { laterSamples } from '../shared/runner/samples';
 import type { RunSummary } from '../shared/runner/types';
 import { startSimulator } from '../simulator/server';
-import { createFakeStack, type FakeStack } from '../test/e2e/aws';
+import { createFakeStack, createStateTable, type FakeStack } from '../test/e2e/aws';
 import { type Moto, startMoto } from '../test/e2e/moto';
+import type { DeployedMemorySetup } from './memory';
+import { benchConfigData } from './rules';
 import { median, round } from './stats';
 
 const TOKEN = 'bench-token';
@@ -28,6 +31,12 @@ export interface Loopback {
   requests(): number;
   /** The shipped rules, pointed at the simulator and the bench's token parameter. */
   rules(samples?: number): Record<string, unknown>;
+  /**
+   * What the deployed payments function needs to handle the 100k body alone: a state table of
+   * its own (the other measurements keep theirs), the topics, the bench's rules (shipped plus
+   * twenty) and the token.
+   */
+  deployedSetup(bundle: string): Promise<DeployedMemorySetup>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +66,18 @@ export async function startLoopback(rulesText: string): Promise<Loopback> {
         ...data,
         api: { ...(data.api as object), baseUrl: simulator.url, tokenParameter: TOKEN_PARAMETER },
         sources,
+      };
+    },
+    async deployedSetup(bundle) {
+      const tableName = 'bench-memory-state';
+      await createStateTable(new DynamoDBClient({}), tableName);
+      const rules = benchConfigData() as Record<string, unknown>;
+      return {
+        bundle,
+        environment: { TELEALERT_TABLE: tableName, TELEALERT_TOPICS: JSON.stringify(stack.topics) },
+        rules: { ...rules, api: { ...(rules.api as object), tokenParameter: TOKEN_PARAMETER } },
+        token: TOKEN,
+        table: tableName,
       };
     },
     async stop() {

@@ -4,8 +4,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
 import { POLLER_ENVIRONMENT } from '../infra/poller';
+import { validateConfig } from '../shared/config/validate';
+import type { RunSummary } from '../shared/runner/types';
 import { bundleLikePollers } from './bundle';
+import { chunksOf, evaluateBatch, readBody } from './pipeline';
 import { bodyText, PAYMENTS_COUNT } from './processing';
 import { benchConfigData } from './rules';
 
@@ -47,14 +52,25 @@ async function bundleChild(directory: string): Promise<string> {
   return file;
 }
 
-/** Peak RSS of the child run with `args`, in MB; asynchronous, as the API it asks is in this process. */
+/** Peak RSS of the child run with `args`, in MB. */
 async function childRss(
   script: string,
   args: readonly string[],
   nodeFlags: readonly string[] = [],
 ): Promise<number> {
-  const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
-    env: { ...process.env, ...POLLER_ENVIRONMENT },
+  return Number(await runNode([...nodeFlags, script, ...args], POLLER_ENVIRONMENT)) / 1024 / 1024;
+}
+
+/**
+ * What a fresh `node` with `args` and `environment` (over this process's) prints; asynchronous,
+ * as the API it asks lives in this process.
+ */
+async function runNode(
+  args: readonly string[],
+  environment: Readonly<Record<string, string>>,
+): Promise<string> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -66,8 +82,8 @@ async function childRss(
     stderr += chunk;
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`memory child failed (${code}): ${stderr.slice(-2000)}`);
-  return Number(stdout) / 1024 / 1024;
+  if (code !== 0) throw new Error(`node failed (${code}): ${stderr.slice(-2000)}`);
+  return stdout;
 }
 
 const TOKEN = 'bench-memory-token';
@@ -76,9 +92,12 @@ const TOKEN = 'bench-memory-token';
  * The API's payments endpoint on loopback: `file` streamed as it is read from disk, in the
  * chunks a socket carries, to the bench's bearer token only.
  */
-async function serveBody(file: string): Promise<{ url: string; close(): Promise<void> }> {
+async function serveBody(
+  file: string,
+  token = TOKEN,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((request, response) => {
-    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+    if (request.headers.authorization !== `Bearer ${token}`) {
       response
         .writeHead(401, { 'content-type': 'application/json' })
         .end('{"message":"bad token"}');
@@ -130,6 +149,106 @@ export async function measureMemory(
       environment: Object.entries(POLLER_ENVIRONMENT)
         .map(([name, value]) => `${name}=${value}`)
         .join(' '),
+    };
+  } finally {
+    await api.close();
+  }
+}
+
+/** The deployed payments function over the 100k body: what it peaked at and what it did. */
+export interface DeployedMemoryFigure {
+  readonly body: string;
+  /** Peak RSS of the process, under the 256 MB function's heap limits and environment. */
+  readonly rssMb: number;
+  /** Per invocation: records read, notifications sent, wall time. */
+  readonly invocations: readonly { records: number; sent: number; ms: number }[];
+  readonly lambdaHeapFlags: string;
+}
+
+/** What the bench gives `measureDeployedMemory`: the AWS side and the API's token. */
+export interface DeployedMemorySetup {
+  /** The synthesized payments bundle (`index.mjs`, SDK bundled). */
+  readonly bundle: string;
+  /** The variables the stack gives the function, besides `POLLER_ENVIRONMENT` and the rules. */
+  readonly environment: Readonly<Record<string, string>>;
+  /** The validated rules' data; `api.baseUrl` is pointed at the bench's API. */
+  readonly rules: Record<string, unknown>;
+  /** The bearer token the function reads from SSM. */
+  readonly token: string;
+  /** The state table the function's environment names. */
+  readonly table: string;
+}
+
+/** How long before the measured runs the (seeded) first run took place. */
+const STEADY_GAP_MS = 60_000;
+
+/**
+ * Peak RSS of a fresh `node` running the deployed payments bundle as Lambda runs it (the
+ * 256 MB function's heap limits, `--expose-gc`, the pollers' environment), invoked twice in a
+ * row as a warm container is, in the steady state: the state a first run left (10,000 stuck
+ * payments firing) is in DynamoDB (moto), and each run loads it, reads the 100k body from a
+ * loopback API, evaluates, compares and commits. All the poller does, the SDK, the runner and
+ * the state's compression included; the first run's 10,000 notifications are not (moto takes
+ * minutes to store and publish them: `measureMemory`'s child counts them, without the SDK).
+ */
+export async function measureDeployedMemory(
+  directory: string,
+  nowMs: number,
+  zone: string,
+  setup: DeployedMemorySetup,
+): Promise<DeployedMemoryFigure> {
+  const file = join(directory, 'payments-100k-deployed.json');
+  const text = bodyText('payments', PAYMENTS_COUNT, nowMs, zone);
+  writeFileSync(file, text);
+  // The first run, here: its 10,000 notifications as delivered (moto takes minutes to store
+  // and publish them), its state committed as the function would have left it.
+  const config = validateConfig(setup.rules, 'bench-rules.json');
+  const { state } = evaluateBatch(
+    config,
+    'payments',
+    readBody(config, 'payments', chunksOf(text)),
+    nowMs - STEADY_GAP_MS,
+  );
+  const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: setup.table });
+  const stored = await store.load('payments');
+  await store.commit('payments', stored.revision, state, []);
+  const api = await serveBody(file, setup.token);
+  try {
+    const rulesFile = join(directory, 'deployed-rules.json');
+    const api_ = setup.rules.api as Record<string, unknown>;
+    writeFileSync(
+      rulesFile,
+      JSON.stringify({ ...setup.rules, api: { ...api_, baseUrl: api.url } }),
+    );
+    const script = `
+const { handler } = await import(${JSON.stringify(`file://${setup.bundle}`)});
+const context = { awsRequestId: 'memory', functionName: 'bench', getRemainingTimeInMillis: () => 290000 };
+const runs = [];
+for (const id of ['steady-1', 'steady-2']) {
+  const started = performance.now();
+  const summary = await handler({ id }, context);
+  runs.push({ ...summary, ms: Math.round(performance.now() - started) });
+}
+process.stdout.write(JSON.stringify({ rss: process.resourceUsage().maxRSS * 1024, runs }), () => process.exit(0));`;
+    const flags = lambdaHeapFlags(256);
+    const out = await runNode([...flags, '--input-type=module', '-e', script], {
+      ...setup.environment,
+      ...POLLER_ENVIRONMENT,
+      TELEALERT_CONFIG_FILE: rulesFile,
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    });
+    const { rss, runs } = JSON.parse(out) as {
+      rss: number;
+      runs: (RunSummary & { ms: number })[];
+    };
+    const failed = runs.find((run) => run.failures > 0 || run.owedLeft > 0);
+    if (failed) throw new Error(`the deployed function's run failed: ${JSON.stringify(failed)}`);
+    return {
+      body: '100k payments',
+      rssMb: Math.round(rss / 1024 / 1024),
+      invocations: runs.map(({ records, sent, ms }) => ({ records, sent, ms })),
+      lambdaHeapFlags: flags.join(' '),
     };
   } finally {
     await api.close();
