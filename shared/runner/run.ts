@@ -8,6 +8,7 @@ import { StateConflictError, TokenUnavailableError } from '../ports/errors';
 import type { PublishOutcome, StoredState } from '../ports/types';
 import { RecordBatch } from '../records/batch';
 import type { PollFailure, PollResult } from '../records/types';
+import { jsonEqual } from './json-equal';
 import type { RunEvent, RunOptions, RunSummary } from './types';
 
 const DEFAULT_OWED_GRACE_MS = 120_000;
@@ -189,10 +190,11 @@ async function evaluateAndCommit(
 
 /**
  * The engine builds a state's keys in a fixed order (alerts sorted by key) and the stores
- * return what was committed as written, so equal states have equal JSON.
+ * return what was committed as written, so equal states have equal JSON (compared without
+ * writing it: `jsonEqual`).
  */
 function sameState(before: unknown, after: SourceState): boolean {
-  return JSON.stringify(before) === JSON.stringify(after);
+  return jsonEqual(before, after);
 }
 
 /** Plans and performs one poll: every planned request, merged and de-duplicated by key. */
