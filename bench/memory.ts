@@ -90,7 +90,7 @@ const TOKEN = 'bench-memory-token';
 
 /**
  * The API's payments endpoint on loopback: `file` streamed as it is read from disk, in the
- * chunks a socket carries, to the bench's bearer token only.
+ * chunks a socket carries, to the bearer `token` only.
  */
 async function serveBody(
   file: string,

@@ -50,24 +50,27 @@ function sameJson(a: unknown, b: unknown): boolean {
   const right = b as Record<string, unknown>;
   const leftKeys = Object.keys(left);
   const rightKeys = Object.keys(right);
-  let i = 0;
-  let j = 0;
-  for (;;) {
-    // Members JSON leaves out (an `undefined` value, a function) are skipped on either side.
-    let leftValue: unknown;
-    while (i < leftKeys.length && (leftValue = written(left[leftKeys[i] as string])) === undefined)
-      i += 1;
-    let rightValue: unknown;
-    while (
-      j < rightKeys.length &&
-      (rightValue = written(right[rightKeys[j] as string])) === undefined
-    )
-      j += 1;
-    if (i === leftKeys.length || j === rightKeys.length) {
-      return i === leftKeys.length && j === rightKeys.length;
+  let i = nextMember(left, leftKeys, 0);
+  let j = nextMember(right, rightKeys, 0);
+  while (i < leftKeys.length && j < rightKeys.length) {
+    const leftKey = leftKeys[i] as string;
+    const rightKey = rightKeys[j] as string;
+    if (leftKey !== rightKey || !sameJson(written(left[leftKey]), written(right[rightKey]))) {
+      return false;
     }
-    if (leftKeys[i] !== rightKeys[j] || !sameJson(leftValue, rightValue)) return false;
-    i += 1;
-    j += 1;
+    i = nextMember(left, leftKeys, i + 1);
+    j = nextMember(right, rightKeys, j + 1);
   }
+  return i === leftKeys.length && j === rightKeys.length;
+}
+
+/** The first of `keys` from `from` whose member JSON writes (not `undefined`, a function). */
+function nextMember(
+  object: Record<string, unknown>,
+  keys: readonly string[],
+  from: number,
+): number {
+  let at = from;
+  while (at < keys.length && written(object[keys[at] as string]) === undefined) at += 1;
+  return at;
 }
