@@ -5,6 +5,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
+import { sqsSampleQueue } from '../functions/adapters/sqs-samples';
 import { createPollerHandler, type PollerWiring } from '../functions/handler';
 import { POLLER_ENVIRONMENT } from '../infra/poller';
 import { readConfigData } from '../shared/config/load';
@@ -234,6 +235,7 @@ export async function measureWarm(
     logger: new Logger({ logLevel: 'SILENT' }),
     sleep: async () => {},
     wire: count,
+    ...(sampleQueueUrl ? { sampleQueue: sqsSampleQueue } : {}),
     env: {
       ...process.env,
       TELEALERT_CONFIG_FILE: file,

@@ -13,11 +13,10 @@ import { sampleIntervalMs } from '../shared/runner/samples';
 import type { PollClient, RunSummary } from '../shared/runner/types';
 import { DynamoStateStore } from './adapters/dynamodb-state';
 import { SnsPublisher } from './adapters/sns-publisher';
-import { SqsSampleQueue } from './adapters/sqs-samples';
 import { SsmTokenSource } from './adapters/ssm-token';
 import { collectAfterLargeRun } from './heap';
 import { createObserver } from './observe';
-import { createRuntime, type Runtime } from './runtime';
+import { createRuntime, type Runtime, type SampleQueueFactory } from './runtime';
 import { isSampleQueueEvent, queueLaterSamples, takeQueuedSample } from './samples';
 
 /**
@@ -54,6 +53,11 @@ export interface PollerOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** A full garbage collection (`collectAfterLargeRun`). @default globalThis.gc */
   readonly collect?: () => void;
+  /**
+   * The sample queue, made from `TELEALERT_SAMPLE_QUEUE_URL` (`sqsSampleQueue`); only the live
+   * calls entry gives it, so the payments bundle carries no SQS client.
+   */
+  readonly sampleQueue?: SampleQueueFactory;
 }
 
 /** An EventBridge scheduled event; only its id is read (log correlation). */
@@ -85,7 +89,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
   let wiring: PollerWiring | undefined;
 
   const wire = (): PollerWiring => {
-    const runtime = createRuntime(options.env);
+    const runtime = createRuntime(options.env, options.sampleQueue);
     const tokens = new SsmTokenSource({
       client: runtime.ssm,
       parameterName: runtime.config.api.tokenParameter,
@@ -94,9 +98,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     const built: PollerWiring = {
       runtime,
       tokens,
-      ...(sampleQueue
-        ? { samples: new SqsSampleQueue({ client: sampleQueue.sqs, queueUrl: sampleQueue.url }) }
-        : {}),
+      ...(sampleQueue ? { samples: sampleQueue.queue } : {}),
       store: new DynamoStateStore({ client: runtime.dynamodb, tableName: runtime.tableName, now }),
       publisher: new SnsPublisher({
         client: runtime.sns,

@@ -1,20 +1,13 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import type { Config } from '../shared/config/types';
 import { loadConfigJsonFile } from '../shared/config/validate';
 import * as z from '../shared/schema/zod';
 import { clientOptions } from './adapters/clients';
+import type { SampleQueueWiring } from './adapters/sqs-samples';
 import { RuntimeConfigError } from './errors';
-
-/** The sample queue's client: two attempts of at most a second each. */
-export const SAMPLE_QUEUE_LIMITS = {
-  maxAttempts: 2,
-  requestTimeoutMs: 1000,
-  connectionTimeoutMs: 500,
-} as const;
 
 /** The environment the stack gives each function (ARCHITECTURE.md, last table). */
 export const ENV = {
@@ -35,8 +28,14 @@ export interface Runtime {
   readonly sns: SNSClient;
   readonly ssm: SSMClient;
   /** The sample queue and its client, when the stack gave this function one. */
-  readonly sampleQueue?: { readonly url: string; readonly sqs: SQSClient };
+  readonly sampleQueue?: SampleQueueWiring;
 }
+
+/**
+ * Makes a function's sample queue from its URL (`sqs-samples.ts` `sqsSampleQueue`): given by
+ * the live calls entry only, so the payments bundle carries no SQS client.
+ */
+export type SampleQueueFactory = (queueUrl: string) => SampleQueueWiring;
 
 const topicsSchema = z.record(
   z.string().check(z.minLength(1)),
@@ -62,7 +61,10 @@ export function configPath(env: NodeJS.ProcessEnv): string {
  * @throws RuntimeConfigError for a missing or malformed variable or a channel without a topic;
  *   ConfigError (shared/config) for an invalid rules file.
  */
-export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
+export function createRuntime(
+  env: NodeJS.ProcessEnv = process.env,
+  sampleQueue?: SampleQueueFactory,
+): Runtime {
   // Validated again at cold start, with the same schemas as at synth: the file may have been
   // edited in the console or the bundle built by another version.
   const config = loadConfigJsonFile(configPath(env));
@@ -83,8 +85,13 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
       `${ENV.topics} has no topic for channel(s) ${missing.join(', ')}: redeploy the stack with this rules file`,
     );
   }
-  const options = clientOptions();
   const sampleQueueUrl = env[ENV.sampleQueueUrl];
+  if (sampleQueueUrl && sampleQueue === undefined) {
+    throw new RuntimeConfigError(
+      `${ENV.sampleQueueUrl} is set, but this function queues no samples (only the live calls poller does): remove it`,
+    );
+  }
+  const options = clientOptions();
   return {
     config,
     tableName,
@@ -92,15 +99,6 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
     dynamodb: new DynamoDBClient(options),
     sns: new SNSClient(options),
     ssm: new SSMClient(options),
-    ...(sampleQueueUrl
-      ? {
-          sampleQueue: {
-            url: sampleQueueUrl,
-            // Queueing waits in front of the first sample: fail fast and let the run take the
-            // samples itself rather than eat into their slots.
-            sqs: new SQSClient(clientOptions(SAMPLE_QUEUE_LIMITS)),
-          },
-        }
-      : {}),
+    ...(sampleQueueUrl && sampleQueue ? { sampleQueue: sampleQueue(sampleQueueUrl) } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { METRIC_NAMES } from '../shared/observability/metrics';
 import type { SampleQueue } from '../shared/ports/types';
 import { judgeQueuedSample, laterSamples } from '../shared/runner/samples';
 import type { QueuedSample } from '../shared/runner/types';
-import { readSampleMessage } from './adapters/sqs-samples';
+import { readSampleMessage } from './adapters/sample-message';
 
 /** An event of the sample queue (an SQS event source mapping), told apart from a schedule's. */
 export function isSampleQueueEvent(event: unknown): event is SQSEvent {

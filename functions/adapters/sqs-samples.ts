@@ -1,60 +1,12 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SampleQueue } from '../../shared/ports/types';
 import { delaySeconds } from '../../shared/runner/samples';
 import type { QueuedSample } from '../../shared/runner/types';
-import * as z from '../../shared/schema/zod';
-import { SampleMessageError } from '../errors';
+import { clientOptions } from './clients';
+import { sampleMessageBody } from './sample-message';
 
 /** `SendMessageBatch` takes at most this many entries. */
 const BATCH_SIZE = 10;
-
-/** The body of a queued sample's message: what a later invocation reads back. */
-export interface SampleMessage {
-  readonly source: QueuedSample['source'];
-  readonly sample: number;
-  /** ISO 8601, UTC. */
-  readonly dueAt: string;
-}
-
-/** A queued sample as its message body. */
-export function sampleMessageBody(sample: QueuedSample): string {
-  const message: SampleMessage = {
-    source: sample.source,
-    sample: sample.sample,
-    dueAt: new Date(sample.dueAtMs).toISOString(),
-  };
-  return JSON.stringify(message);
-}
-
-const sampleMessageSchema = z.object({
-  source: z.enum(['live_calls', 'payments']),
-  sample: z.number().check(z.int(), z.gte(0)),
-  dueAt: z.iso.datetime({ offset: true }),
-});
-
-/**
- * A message body back as the sample it carries.
- *
- * @throws SampleMessageError when the body is not a sample message.
- */
-export function readSampleMessage(body: string): QueuedSample {
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch (error) {
-    throw new SampleMessageError('not JSON', { cause: error });
-  }
-  const parsed = sampleMessageSchema.safeParse(data);
-  if (!parsed.success) {
-    const [issue] = parsed.error.issues;
-    throw new SampleMessageError(
-      issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'unreadable',
-      { cause: parsed.error },
-    );
-  }
-  const { source, sample, dueAt } = parsed.data;
-  return { source, sample, dueAtMs: Date.parse(dueAt) };
-}
 
 export interface SqsSampleQueueOptions {
   readonly client: SQSClient;
@@ -102,4 +54,29 @@ export class SqsSampleQueue implements SampleQueue {
     const refused = new Set((output.Failed ?? []).map((entry) => entry.Id));
     return batch.filter((sample) => refused.has(`sample-${sample.sample}`));
   }
+}
+
+/** The sample queue's client: two attempts of at most a second each. */
+export const SAMPLE_QUEUE_LIMITS = {
+  maxAttempts: 2,
+  requestTimeoutMs: 1000,
+  connectionTimeoutMs: 500,
+} as const;
+
+/** A function's sample queue at `queueUrl` and its SQS client. */
+export interface SampleQueueWiring {
+  readonly url: string;
+  readonly sqs: SQSClient;
+  readonly queue: SampleQueue;
+}
+
+/**
+ * The live calls poller's sample queue: its own SQS client (queueing waits in front of the
+ * first sample: fail fast, and let the run take the samples itself rather than eat into their
+ * slots). The live calls entry hands this to `createPollerHandler`, so the payments bundle,
+ * which never queues a sample, carries no SQS client.
+ */
+export function sqsSampleQueue(queueUrl: string): SampleQueueWiring {
+  const sqs = new SQSClient(clientOptions(SAMPLE_QUEUE_LIMITS));
+  return { url: queueUrl, sqs, queue: new SqsSampleQueue({ client: sqs, queueUrl }) };
 }

@@ -14,6 +14,7 @@ import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
+import { sqsSampleQueue } from '../../functions/adapters/sqs-samples';
 import { RuntimeConfigError } from '../../functions/errors';
 import { createPollerHandler } from '../../functions/handler';
 import { collectAfterLargeRun, LARGE_RUN_RECORDS } from '../../functions/heap';
@@ -151,6 +152,18 @@ describe('Function: createRuntime', () => {
     expect(() => createRuntime({ ...baseEnv(), TELEALERT_TOPICS: '["x"]' })).toThrow(
       RuntimeConfigError,
     );
+  });
+
+  it('makes the sample queue only where the entry gives a way to, and refuses its URL elsewhere', () => {
+    const env = { ...baseEnv(), TELEALERT_SAMPLE_QUEUE_URL: 'https://sqs.example/q' };
+    expect(() => createRuntime(env)).toThrow(
+      new RuntimeConfigError(
+        'TELEALERT_SAMPLE_QUEUE_URL is set, but this function queues no samples (only the live calls poller does): remove it',
+      ),
+    );
+    const runtime = createRuntime(env, sqsSampleQueue);
+    expect(runtime.sampleQueue?.url).toBe('https://sqs.example/q');
+    expect(createRuntime(baseEnv(), sqsSampleQueue).sampleQueue).toBeUndefined();
   });
 });
 

@@ -9,6 +9,7 @@ import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sqsSampleQueue } from '../../functions/adapters/sqs-samples';
 import { createPollerHandler, type PollerWiring } from '../../functions/handler';
 import type { RunSummary } from '../../shared/runner/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
@@ -94,6 +95,7 @@ function queuedPoller(
 ) {
   const clock = { ms: start };
   const handler = createPollerHandler('live_calls', {
+    sampleQueue: sqsSampleQueue,
     ...(wire ? { wire } : {}),
     ...(metrics ? { metrics } : {}),
     env: {

@@ -1,11 +1,8 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  readSampleMessage,
-  SqsSampleQueue,
-  sampleMessageBody,
-} from '../../../functions/adapters/sqs-samples';
+import { readSampleMessage, sampleMessageBody } from '../../../functions/adapters/sample-message';
+import { SqsSampleQueue } from '../../../functions/adapters/sqs-samples';
 import { SampleMessageError } from '../../../functions/errors';
 import type { QueuedSample } from '../../../shared/runner/types';
 
