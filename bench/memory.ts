@@ -179,7 +179,10 @@ export interface DeployedMemorySetup {
   readonly table: string;
 }
 
-/** How long before the measured runs the (seeded) first run took place. */
+/**
+ * How long before the bench's `nowMs` the seeded first run is evaluated; the function's own
+ * runs follow on the real clock, some seconds after `nowMs`.
+ */
 const STEADY_GAP_MS = 60_000;
 
 /**

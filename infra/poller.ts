@@ -141,6 +141,11 @@ export class SourcePoller extends Construct {
         'must be a whole number of minutes, at least 1m (EventBridge rate schedules)',
       );
     }
+    if (source !== 'live_calls' && (props.samples ?? 1) > 1) {
+      // Only the live calls entry makes a sample queue (functions/live-calls.ts): another
+      // function given one would refuse to start.
+      throw new InvalidPropError(`sources.${source}.samples`, 'only live_calls takes samples');
+    }
     const entry = join(props.functionsDir, FUNCTION_ENTRIES[source]);
     if (!existsSync(entry)) throw new MissingFileError(`handler entry of ${source}`, entry);
 

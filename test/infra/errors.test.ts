@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { InvalidPropError } from '../../infra/errors';
+import { SourcePoller, type SourcePollerProps } from '../../infra/poller';
 import { ConfigError } from '../../shared/config/errors';
 import { loadConfigFile } from '../../shared/config/load';
 import { FIXTURES, REPO_ROOT, SHIPPED_CONFIG, synthStack } from './helpers';
@@ -44,6 +46,14 @@ describe('Class: TelealertAlerting (synth-time errors)', () => {
     );
     expect(() => synthStack(SHIPPED_CONFIG, { tokenKeyArn: 'alias/aws/ssm' })).toThrow(
       /tokenKeyArn/,
+    );
+  });
+
+  it('refuses samples for a poller other than live calls, which alone makes a sample queue', () => {
+    const stack = new Stack(new App(), 'Samples');
+    const props = { source: 'payments', everyMs: 300_000, samples: 2 } as SourcePollerProps;
+    expect(() => new SourcePoller(stack, 'Poller', props)).toThrow(
+      expect.objectContaining({ name: 'InvalidPropError', prop: 'sources.payments.samples' }),
     );
   });
 

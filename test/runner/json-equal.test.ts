@@ -49,10 +49,12 @@ describe('Function: jsonEqual', () => {
     );
   });
 
-  it('tells keys in another order apart, as the texts differ', () => {
+  it('tells keys in another order apart, and reads dates, boxes and toJSON as JSON does', () => {
     expect(jsonEqual({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
     expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
     expect(jsonEqual([undefined], [null])).toBe(true);
     expect(jsonEqual({ at: new Date(0) }, { at: '1970-01-01T00:00:00.000Z' })).toBe(true);
+    expect(jsonEqual([new Number(Number.NaN)], [null])).toBe(true);
+    expect(jsonEqual({ k: { toJSON: (key: string) => key } }, { k: 'k' })).toBe(true);
   });
 });
