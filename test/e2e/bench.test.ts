@@ -5,6 +5,9 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Loopback, measureCold, startLoopback } from '../../bench/aws';
 import { bundleFloor } from '../../bench/floor';
+import { measureDeployedMemory } from '../../bench/memory';
+import { PAYMENTS_COUNT } from '../../bench/processing';
+import { synthesize } from '../../bench/synth';
 
 let loopback: Loopback;
 let directory: string;
@@ -12,7 +15,7 @@ let directory: string;
 beforeAll(async () => {
   loopback = await startLoopback(readFileSync('telealert.yaml', 'utf8'));
   // Under node_modules, as the bench puts its bundles: an SDK left out resolves there.
-  directory = await mkdtemp(join(process.cwd(), 'node_modules', '.cache-floor-'));
+  directory = await mkdtemp(join(process.cwd(), 'node_modules', '.cache-bench-e2e-'));
 });
 
 afterAll(async () => {
@@ -52,5 +55,19 @@ describe('the cold start floor of the bench', () => {
     expect(bundled.bytes).toBeGreaterThan(100 * 1024);
     expect(external.bytes).toBeLessThan(10 * 1024);
     expect(readFileSync(external.file, 'utf8')).toContain('@aws-sdk/client-ssm');
+  });
+});
+
+describe("the bench's deployed memory figure", () => {
+  it('runs the synthesized payments bundle twice over the 100k body, reading it all each time', async () => {
+    const assets = synthesize('telealert.yaml', join(directory, 'cdk.out'), true);
+    const payments = assets.find((asset) => asset.source === 'payments');
+    expect(payments).toBeDefined();
+    const setup = await loopback.deployedSetup(payments?.file ?? '');
+    const figure = await measureDeployedMemory(directory, Date.now(), 'Asia/Kolkata', setup);
+    expect(figure.invocations.map((run) => run.records)).toEqual([PAYMENTS_COUNT, PAYMENTS_COUNT]);
+    // The seeded first run left the stuck payments firing: the second run owes nothing new.
+    expect(figure.invocations[1]?.sent).toBe(0);
+    expect(figure.rssMb).toBeGreaterThan(0);
   });
 });
