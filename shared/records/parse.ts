@@ -102,7 +102,8 @@ export class BatchReader {
   }
 
   /**
-   * The batch of `body`, whose first rows are those pushed.
+   * The batch of `body`, whose first rows are normally those pushed (a body that does not start
+   * with them, or a push that failed, is read afresh).
    *
    * @throws NotAnArrayError when the body is not an array.
    */
