@@ -14,7 +14,7 @@ import { BatchReader } from '../shared/records/parse';
  * The size of the text chunks an answer arrives in: node:http reads its socket 64 KiB at a
  * time, and a plain body's chunks reach the transport as they were read.
  */
-export const CHUNK_LENGTH = 64 * 1024;
+const CHUNK_LENGTH = 64 * 1024;
 
 /** `text` as the transport receives it: chunks of `CHUNK_LENGTH`, each its own string. */
 export function chunksOf(text: string): string[] {
@@ -31,7 +31,7 @@ export function chunksOf(text: string): string[] {
  * `JsonArrayReader` chunk by chunk (`body.push`), each piece of rows it parses goes to the
  * client's `BatchReader`, which reads only the fields something reads; `end` gives the batch.
  */
-export function answerReader(config: Config, source: SourceName) {
+function answerReader(config: Config, source: SourceName) {
   const rows = new BatchReader(source, config.timezone, { fields: usedFields(config, source) });
   const body = new JsonArrayReader((piece) => rows.push(piece));
   return {

@@ -37,7 +37,7 @@ export const BUNDLED_RULES_JSON = 'telealert.json';
  * milliseconds of a cold start (the map is read when the bundle loads); `npm run bench`
  * measures with it, as deployed.
  */
-export const POLLER_NODE_OPTIONS = '--enable-source-maps';
+const POLLER_NODE_OPTIONS = '--enable-source-maps';
 
 /**
  * The environment the runtime gives node in every poller, besides the stack's own variables;

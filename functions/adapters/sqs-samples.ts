@@ -57,7 +57,7 @@ export class SqsSampleQueue implements SampleQueue {
 }
 
 /** The sample queue's client: two attempts of at most a second each. */
-export const SAMPLE_QUEUE_LIMITS = {
+const SAMPLE_QUEUE_LIMITS = {
   maxAttempts: 2,
   requestTimeoutMs: 1000,
   connectionTimeoutMs: 500,
