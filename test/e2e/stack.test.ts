@@ -44,6 +44,24 @@ function lambdaEnvironment(fn: BundledFunction): Record<string, string> {
   };
 }
 
+/**
+ * Runs `action` with `fn`'s Lambda environment in `process.env`, then puts back what was there,
+ * so one function's variables (the live calls' sample queue URL) never leak into the other's.
+ */
+async function inEnvironment<T>(fn: BundledFunction, action: () => Promise<T>): Promise<T> {
+  const environment = lambdaEnvironment(fn);
+  const before = Object.keys(environment).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, environment);
+  try {
+    return await action();
+  } finally {
+    for (const [name, value] of before) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
 function functionOf(source: string): BundledFunction {
   const fn = deployment.functions.find((f) => f.cdkPath.includes(`/Poller-${source}/`));
   if (!fn) throw new Error(`no function for ${source} in the template`);
@@ -53,7 +71,6 @@ function functionOf(source: string): BundledFunction {
 /** Runs a bundled handler as Lambda would: its environment, a context, a scheduled event. */
 async function invoke(source: string): Promise<Record<string, unknown>> {
   const fn = functionOf(source);
-  Object.assign(process.env, lambdaEnvironment(fn));
   invocations += 1;
   const context = {
     awsRequestId: `req-${invocations}`,
@@ -71,7 +88,7 @@ async function invoke(source: string): Promise<Record<string, unknown>> {
   } satisfies Context;
   const handler = handlers[source];
   if (!handler) throw new Error(`bundle of ${source} not loaded`);
-  return handler({ id: `event-${invocations}` }, context);
+  return inEnvironment(fn, () => handler({ id: `event-${invocations}` }, context));
 }
 
 function standIn(protocol: string, endpoint: string): StandIn {
@@ -116,11 +133,11 @@ beforeAll(async () => {
   for (const source of ['live_calls', 'payments']) {
     const fn = functionOf(source);
     // Powertools reads its settings when the module loads, as in a fresh container.
-    Object.assign(process.env, lambdaEnvironment(fn));
-    const module = (await import(pathToFileURL(join(fn.assetDir, fn.file)).href)) as Record<
-      string,
-      unknown
-    >;
+    const module = await inEnvironment(
+      fn,
+      async () =>
+        (await import(pathToFileURL(join(fn.assetDir, fn.file)).href)) as Record<string, unknown>,
+    );
     handlers[source] = module[fn.exportName] as Handler;
   }
   vi.useFakeTimers({ toFake: ['Date'] });
