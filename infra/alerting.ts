@@ -85,6 +85,11 @@ export interface TelealertAlertingProps {
 export class TelealertAlerting extends Construct {
   readonly config: Config;
   readonly topics: Readonly<Record<string, Topic>>;
+  /**
+   * Where the self-monitoring alarms go, per `health.notify` channel: its topic, or the second
+   * topic of a channel with `minSeverity` (`ChannelTopic.alarmTopic`).
+   */
+  readonly alarmTopics: Readonly<Record<string, Topic>>;
   readonly table: Table;
   readonly deadLetterQueue: Queue;
   readonly key: Key;
@@ -115,10 +120,20 @@ export class TelealertAlerting extends Construct {
     });
 
     const topics: Record<string, Topic> = {};
+    const alarmTopics: Record<string, Topic> = {};
+    const alarmed = new Set(this.config.health.notify);
     for (const [name, channel] of Object.entries(this.config.channels)) {
-      topics[name] = new ChannelTopic(this, `Channel-${name}`, { channel, key: this.key }).topic;
+      const alarms = alarmed.has(name);
+      const channelTopic = new ChannelTopic(this, `Channel-${name}`, {
+        channel,
+        key: this.key,
+        alarms,
+      });
+      topics[name] = channelTopic.topic;
+      if (alarms) alarmTopics[name] = channelTopic.alarmTopic;
     }
     this.topics = topics;
+    this.alarmTopics = alarmTopics;
 
     this.table = new Table(this, 'State', {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
@@ -184,7 +199,7 @@ export class TelealertAlerting extends Construct {
       fn: (pollers[source] as SourcePoller).function,
     }));
     const onCall = this.config.health.notify.map((name) => {
-      const topic = topics[name];
+      const topic = alarmTopics[name];
       if (!topic) throw new InvalidPropError('health.notify', `no channel named ${name}`);
       return topic;
     });

@@ -10,19 +10,26 @@ export function severitiesAtOrAbove(min: Severity): Severity[] {
 }
 
 /**
- * The `minSeverity` filter policy on the `severity` message attribute. Messages without a
- * `severity` attribute also pass: CloudWatch alarm notifications (the self-monitoring) carry
- * no message attributes, and a plain allowlist would silently drop them for an on-call
- * channel with `minSeverity`. Telealert's own notifications always carry `severity`.
+ * The `minSeverity` filter policy on the `severity` message attribute: that severity and every
+ * one above it. Telealert's own notifications always carry `severity`; CloudWatch alarm
+ * notifications carry no message attributes at all, which no filter policy matches (not even
+ * `"exists": false`), so the alarms reach a filtered channel by a topic of their own
+ * (`ChannelTopic.alarmTopic`).
  */
 export function severityFilter(min: Severity): Record<string, SubscriptionFilter> {
-  return { severity: new SubscriptionFilter([...severitiesAtOrAbove(min), { exists: false }]) };
+  return { severity: SubscriptionFilter.stringFilter({ allowlist: severitiesAtOrAbove(min) }) };
 }
 
 export interface ChannelTopicProps {
   readonly channel: ChannelConfig;
   /** The customer managed key the topic is encrypted with. */
   readonly key: IKey;
+  /**
+   * The channel receives the stack's self-monitoring alarms (it is in `health.notify`).
+   *
+   * @default false
+   */
+  readonly alarms?: boolean;
 }
 
 /**
@@ -32,17 +39,39 @@ export interface ChannelTopicProps {
  */
 export class ChannelTopic extends Construct {
   readonly topic: Topic;
+  /**
+   * Where the stack's CloudWatch alarms reach the channel: its topic, or, for an alarmed channel
+   * with `minSeverity`, a second topic with the same subscribers and no filter policy (an email
+   * subscriber confirms both). Alarm notifications carry no message attributes, and SNS drops
+   * a message without attributes for every subscription that has a filter policy.
+   */
+  readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: ChannelTopicProps) {
     super(scope, id);
     const { channel, key } = props;
     this.topic = new Topic(this, 'Topic', { masterKey: key, enforceSSL: true });
     const filterPolicy = channel.minSeverity ? severityFilter(channel.minSeverity) : undefined;
-    for (const address of channel.email) {
-      this.topic.addSubscription(new EmailSubscription(address, { filterPolicy }));
+    subscribe(this.topic, channel, filterPolicy);
+    if (props.alarms === true && filterPolicy !== undefined) {
+      this.alarmTopic = new Topic(this, 'AlarmTopic', { masterKey: key, enforceSSL: true });
+      subscribe(this.alarmTopic, channel, undefined);
+    } else {
+      this.alarmTopic = this.topic;
     }
-    for (const number of channel.sms) {
-      this.topic.addSubscription(new SmsSubscription(number, { filterPolicy }));
-    }
+  }
+}
+
+/** Subscribes every email address and phone number of `channel` to `topic`. */
+function subscribe(
+  topic: Topic,
+  channel: ChannelConfig,
+  filterPolicy: Record<string, SubscriptionFilter> | undefined,
+): void {
+  for (const address of channel.email) {
+    topic.addSubscription(new EmailSubscription(address, { filterPolicy }));
+  }
+  for (const number of channel.sms) {
+    topic.addSubscription(new SmsSubscription(number, { filterPolicy }));
   }
 }

@@ -57,24 +57,6 @@ export interface MotoDeployment {
   destroy(): void;
 }
 
-/**
- * moto 5.2.1 (`moto/sns/utils.py`, `_field_match`) gives up on a filter-policy list at its first
- * plain string when the attribute is absent, instead of trying the list's other entries, so
- * `["critical", {"exists": false}]` drops a message without `severity` that SNS delivers.
- * Within one attribute's list SNS ORs the entries, so order carries no meaning: putting the
- * `exists` entries first is the same policy, and the one order moto evaluates correctly.
- */
-export function motoOrderedFilterPolicy(policy: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(policy).map(([attribute, rules]) => {
-      if (!Array.isArray(rules)) return [attribute, rules];
-      const isExists = (rule: unknown) =>
-        typeof rule === 'object' && rule !== null && 'exists' in rule;
-      return [attribute, [...rules.filter(isExists), ...rules.filter((r) => !isExists(r))]];
-    }),
-  );
-}
-
 /** KMS over its JSON protocol: the project has no KMS client dependency, moto needs no signature. */
 async function createKey(endpoint: string, input: Record<string, unknown>): Promise<string> {
   const response = await fetch(endpoint, {
@@ -223,7 +205,7 @@ export async function deployToMoto(
         Attributes: {
           // Raw: the queue's body is the published `sqs` body, what email/SMS would render from.
           RawMessageDelivery: 'true',
-          ...(policy ? { FilterPolicy: JSON.stringify(motoOrderedFilterPolicy(policy)) } : {}),
+          ...(policy ? { FilterPolicy: JSON.stringify(policy) } : {}),
           ...(p.FilterPolicyScope ? { FilterPolicyScope: String(p.FilterPolicyScope) } : {}),
         },
       }),

@@ -91,8 +91,26 @@ async function invoke(source: string): Promise<Record<string, unknown>> {
   return inEnvironment(fn, () => handler({ id: `event-${invocations}` }, context));
 }
 
-function standIn(protocol: string, endpoint: string): StandIn {
-  const found = deployment.standIns.find((s) => s.protocol === protocol && s.endpoint === endpoint);
+/** The topics the template's CloudWatch alarms notify, as moto made them. */
+function alarmTopicArns(): Set<string> {
+  const arns = new Set<string>();
+  for (const [, alarm] of resourcesOfType(stack, 'AWS::CloudWatch::Alarm')) {
+    const actions = (alarm.Properties?.AlarmActions ?? []) as { Ref?: string }[];
+    for (const { Ref } of actions) {
+      const arn = Ref === undefined ? undefined : deployment.physical[Ref]?.ref;
+      if (arn !== undefined) arns.add(arn);
+    }
+  }
+  return arns;
+}
+
+/** The stand-in of a subscription to a channel's topic, or (`alarms`) to its alarm topic. */
+function standIn(protocol: string, endpoint: string, alarms = false): StandIn {
+  const alarmTopics = alarmTopicArns();
+  const found = deployment.standIns.find(
+    (s) =>
+      s.protocol === protocol && s.endpoint === endpoint && alarmTopics.has(s.topicArn) === alarms,
+  );
   if (!found) throw new Error(`no ${protocol} subscription for ${endpoint} in the template`);
   return found;
 }
@@ -170,23 +188,31 @@ describe('Synthesized stack on moto: the bundled handlers from cdk.out', () => {
       expect(fn.environment.TELEALERT_TABLE).toBe(deployment.physical[tableId ?? '']?.ref);
       const topics = JSON.parse(fn.environment.TELEALERT_TOPICS ?? '') as Record<string, string>;
       expect(Object.keys(topics).sort()).toEqual(['finance', 'managers', 'oncall']);
+      const alarmTopics = alarmTopicArns();
       expect(new Set(Object.values(topics))).toEqual(
-        new Set(deployment.standIns.map((s) => s.topicArn)),
+        new Set(deployment.standIns.map((s) => s.topicArn).filter((t) => !alarmTopics.has(t))),
       );
     }
     expect(deployment.tokenParameter).toBe('/e2e-stack/api-token');
   });
 
   it("subscribes each stand-in with its subscription's filter policy from the template", () => {
+    const alarmTopics = alarmTopicArns();
     const policies = Object.fromEntries(
-      deployment.standIns.map((s) => [`${s.protocol}:${s.endpoint}`, s.filterPolicy]),
+      deployment.standIns.map((s) => [
+        `${s.protocol}:${s.endpoint}${alarmTopics.has(s.topicArn) ? ' (alarms)' : ''}`,
+        s.filterPolicy,
+      ]),
     );
     expect(policies).toEqual({
       'sms:+15550100': undefined,
       'email:oncall@example.com': undefined,
-      'sms:+15550101': '{"severity":["critical",{"exists":false}]}',
-      'email:managers@example.com': '{"severity":["critical",{"exists":false}]}',
-      'email:finance@example.com': '{"severity":["warning","critical",{"exists":false}]}',
+      'sms:+15550101': '{"severity":["critical"]}',
+      'email:managers@example.com': '{"severity":["critical"]}',
+      'email:finance@example.com': '{"severity":["warning","critical"]}',
+      // health.notify is [managers]: its alarms go through a topic of their own, unfiltered.
+      'sms:+15550101 (alarms)': undefined,
+      'email:managers@example.com (alarms)': undefined,
     });
   });
 
@@ -222,28 +248,31 @@ describe('Synthesized stack on moto: the bundled handlers from cdk.out', () => {
     expect(await received('email', 'finance@example.com')).toEqual([]);
   });
 
-  it('delivers a CloudWatch alarm message (no attributes) through the minSeverity filter', async () => {
-    const managers = standIn('email', 'managers@example.com').topicArn;
+  it('delivers a CloudWatch alarm message (no attributes) to a minSeverity channel through its alarm topic only', async () => {
+    const managers = ['sms:+15550101', 'email:managers@example.com'].map((s) => s.split(/:(.*)/s));
+    const alarmTopics = [...alarmTopicArns()];
+    expect(alarmTopics).toEqual([standIn('email', 'managers@example.com', true).topicArn]);
+    const alarm = { AlarmName: 'dead-mans-switch', NewStateValue: 'ALARM' };
     const sns = new SNSClient({});
     try {
-      await sns.send(
-        new PublishCommand({
-          TopicArn: managers,
-          Subject: 'ALARM: "telealert-live_calls-dead-mans-switch"',
-          Message: JSON.stringify({ AlarmName: 'dead-mans-switch', NewStateValue: 'ALARM' }),
-        }),
-      );
+      for (const TopicArn of [alarmTopics[0], standIn('email', 'managers@example.com').topicArn]) {
+        await sns.send(
+          new PublishCommand({
+            TopicArn,
+            Subject: 'ALARM: "telealert-live_calls-dead-mans-switch"',
+            Message: JSON.stringify(alarm),
+          }),
+        );
+      }
     } finally {
       sns.destroy();
     }
-    for (const [protocol, endpoint] of [
-      ['sms', '+15550101'],
-      ['email', 'managers@example.com'],
-    ] as const) {
-      const messages = await deployment.drain(standIn(protocol, endpoint));
-      expect(messages.map((m) => JSON.parse(m.Body ?? '{}'))).toEqual([
-        { AlarmName: 'dead-mans-switch', NewStateValue: 'ALARM' },
-      ]);
+    for (const [protocol = '', endpoint = ''] of managers) {
+      const viaAlarms = await deployment.drain(standIn(protocol, endpoint, true));
+      expect(viaAlarms.map((m) => JSON.parse(m.Body ?? '{}'))).toEqual([alarm]);
+      // The channel's own topic filters on `severity`: a message without attributes is dropped,
+      // as SNS drops it, which is why the alarms have a topic of their own.
+      expect(await deployment.drain(standIn(protocol, endpoint))).toEqual([]);
     }
   });
 });

@@ -309,7 +309,7 @@ describe('Construct: TelealertAlerting', () => {
         Effect: 'Deny',
         Condition: { Bool: { 'aws:SecureTransport': 'false' } },
       });
-      template.resourceCountIs('AWS::SNS::TopicPolicy', 2);
+      template.resourceCountIs('AWS::SNS::TopicPolicy', 3);
       template.allResourcesProperties('AWS::SNS::TopicPolicy', {
         PolicyDocument: { Statement: Match.arrayWith([denyInsecure]) },
       });
@@ -346,11 +346,14 @@ describe('Construct: TelealertAlerting', () => {
   describe('subscriptions', () => {
     it('subscribes every email and SMS endpoint of each channel to its topic', () => {
       const { oncall, finance } = stack.alerting.topics;
+      const alarms = stack.alerting.alarmTopics.oncall;
       const expected = [
         [oncall, 'email', 'oncall@example.com'],
         [oncall, 'sms', '+15550100'],
         [finance, 'email', 'finance@example.com'],
         [finance, 'email', 'payments-team@example.com'],
+        [alarms, 'email', 'oncall@example.com'],
+        [alarms, 'sms', '+15550100'],
       ] as const;
       template.resourceCountIs('AWS::SNS::Subscription', expected.length);
       for (const [topic, protocol, endpoint] of expected) {
@@ -362,21 +365,40 @@ describe('Construct: TelealertAlerting', () => {
       }
     });
 
-    it('filters a minSeverity channel on severity, letting attribute-less alarm messages through', () => {
+    it('filters a minSeverity channel on severity with an allowlist of that severity and above', () => {
       template.hasResourceProperties('AWS::SNS::Subscription', {
+        TopicArn: ref(stack.alerting.topics.oncall?.topicArn ?? ''),
         Endpoint: '+15550100',
-        FilterPolicy: { severity: ['warning', 'critical', { exists: false }] },
+        FilterPolicy: { severity: ['warning', 'critical'] },
       });
       template.hasResourceProperties('AWS::SNS::Subscription', {
         Endpoint: 'finance@example.com',
         FilterPolicy: Match.absent(),
       });
     });
+
+    it('sends alarms to a filtered on-call channel through a second topic without a filter policy', () => {
+      // CloudWatch alarm notifications carry no message attributes: SNS drops them for every
+      // subscription with a filter policy, even one that allows a missing `severity`.
+      const alarms = stack.alerting.alarmTopics.oncall;
+      expect(alarms).toBeDefined();
+      expect(alarms).not.toBe(stack.alerting.topics.oncall);
+      for (const endpoint of ['+15550100', 'oncall@example.com']) {
+        template.hasResourceProperties('AWS::SNS::Subscription', {
+          TopicArn: ref(alarms?.topicArn ?? ''),
+          Endpoint: endpoint,
+          FilterPolicy: Match.absent(),
+        });
+      }
+      template.hasResourceProperties('AWS::SNS::Topic', {
+        KmsMasterKeyId: ref(stack.alerting.key.keyArn),
+      });
+    });
   });
 
   describe('self-monitoring', () => {
     it('has a dead-man switch per source on PollSucceeded that treats missing data as breaching', () => {
-      const oncall = ref(stack.alerting.topics.oncall?.topicArn ?? '');
+      const oncall = ref(stack.alerting.alarmTopics.oncall?.topicArn ?? '');
       for (const [source, period] of [
         ['live_calls', 60],
         ['payments', 300],
@@ -417,7 +439,7 @@ describe('Construct: TelealertAlerting', () => {
         Threshold: 0,
       });
       template.allResourcesProperties('AWS::CloudWatch::Alarm', {
-        AlarmActions: [ref(stack.alerting.topics.oncall?.topicArn ?? '')],
+        AlarmActions: [ref(stack.alerting.alarmTopics.oncall?.topicArn ?? '')],
       });
     });
 
