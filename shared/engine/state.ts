@@ -35,9 +35,18 @@ export function checkState(previous: unknown, source: SourceName): SourceState {
   return candidate as SourceState;
 }
 
-/** The alert key: `rule{label1=v1,label2=v2}` with labels in the given order; `rule` alone without labels. */
+/**
+ * The alert key: `rule{label1=v1,label2=v2}` with labels in the given order; `rule` alone without
+ * labels. With several labels a value's `\` and `,` are escaped with `\`, so two groups never
+ * share a key (`{a=x,b=y,b=z}` could be `a` = `x,b=y` or `b` = `y,b=z`); one label needs none.
+ */
 export function alertKey(rule: string, labels: Readonly<Record<string, string>>): string {
   const entries = Object.entries(labels);
   if (entries.length === 0) return rule;
-  return `${rule}{${entries.map(([name, value]) => `${name}=${value}`).join(',')}}`;
+  const written = entries.length === 1 ? (value: string) => value : escapeLabelValue;
+  return `${rule}{${entries.map(([name, value]) => `${name}=${written(value)}`).join(',')}}`;
+}
+
+function escapeLabelValue(value: string): string {
+  return value.replace(/[\\,]/g, (character) => `\\${character}`);
 }

@@ -93,6 +93,17 @@ describe('Function: evaluate', () => {
     ]);
   });
 
+  it('keys two groups apart when a label value holds the separators of the key', () => {
+    const cfg = config([{ name: 'g', where: {}, count: '>= 1', groupBy: ['agent_name', 'type'] }]);
+    const first = { agent_name: 'x,type=y', type: 'z' };
+    const second = { agent_name: 'x', type: 'y,type=z' };
+    const { all } = run(cfg, [[0, ok(call('a', first), call('b', second))]]);
+    expect(all.map((n) => [n.key, n.value, n.labels])).toEqual([
+      ['g{agent_name=x,type=y\\,type=z}', 1, second],
+      ['g{agent_name=x\\,type=y,type=z}', 1, first],
+    ]);
+  });
+
   it('evaluates an ungrouped count even when nothing matches', () => {
     const cfg = config([{ name: 'quiet', where: {}, count: '< 1' }]);
     const { all } = run(cfg, [[0, ok()]]);
