@@ -9,6 +9,7 @@ import {
 } from '../conditions/compile';
 import type { PlannedCondition } from '../conditions/generate';
 import type { RuleConfig } from '../config/types';
+import { shownValue } from '../messages/display';
 import { completeRecord } from '../records/record';
 import type { ApiRecord } from '../records/types';
 
@@ -129,7 +130,7 @@ export function recordContext(
   const context: Record<string, string> = {};
   for (const field of fields) {
     const text = fieldDisplay(record, field, nowMs, zone);
-    if (text !== '') context[field] = text;
+    if (text !== '') context[field] = shownValue(text);
   }
   return context;
 }

@@ -1,5 +1,6 @@
 import { fieldKind, type RecordPredicate } from '../conditions/compile';
 import { NO_RAW_VALUE, type RecordBatch } from '../records/batch';
+import { boundedText } from '../records/bounded';
 import { IDENTITY_FIELD } from '../records/fields';
 import {
   aggregateContext,
@@ -266,8 +267,10 @@ class GroupCollector implements Collector {
       const labels: Record<string, string> = {};
       const canonical: Record<string, string> = {};
       for (const field of groupBy) {
-        labels[field] = labelOf(records, index, field);
-        canonical[field] = groupOf(this.#compiled, field, labels[field]);
+        // Bounded after folding, so a long label's digest is of the text it groups by.
+        const label = labelOf(records, index, field);
+        labels[field] = boundedText(label);
+        canonical[field] = boundedText(groupOf(this.#compiled, field, label));
       }
       entry = { canonical, labels, ids: new Identities() };
       this.#groups.set(id, entry);

@@ -1,6 +1,7 @@
 import { readDirection } from '../conditions/values';
 import { formatDecimal, parseDecimal } from '../money/decimal';
 import { parseApiTimestamp, parseCallTime } from '../time/zone';
+import { boundedText } from './bounded';
 import type { FieldKind } from './fields';
 import { canonicalPhone, canonicalPhones } from './phone';
 import type { FieldValue } from './types';
@@ -152,7 +153,10 @@ export function readGateway(raw: Readonly<Record<string, unknown>>): Normalised 
   return alias === undefined || alias === INVALID ? gateway : alias;
 }
 
-/** A record identity: a non-empty ID, number or string, kept as text (a prefix is part of it). */
+/**
+ * A record identity: a non-empty ID, number or string, kept as text (a prefix is part of it);
+ * one longer than `MAX_KEPT_LENGTH` is kept as its start and a digest (`boundedText`).
+ */
 export function readIdentity(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value !== 'string') return undefined;
@@ -161,8 +165,8 @@ export function readIdentity(value: unknown): string | undefined {
   // The API sends an id as a string in one answer and a number in the next: a JSON number
   // loses the trailing zeros of `"1763700259.430"`, so the string form drops them too and
   // both name one call. Only a trailing 0 can be dropped: most ids need no regex at all.
-  if (text.charCodeAt(text.length - 1) !== ZERO) return text;
-  return DECIMAL_ID.test(text) ? text.replace(/\.?0+$/, '') : text;
+  if (text.charCodeAt(text.length - 1) !== ZERO) return boundedText(text);
+  return boundedText(DECIMAL_ID.test(text) ? text.replace(/\.?0+$/, '') : text);
 }
 
 /** An id shaped like a decimal number with a fraction, e.g. `1763700259.430`. */

@@ -1,4 +1,5 @@
 import type { SourceName } from '../config/types';
+import { MAX_KEPT_LENGTH } from './bounded';
 import { fastPayment } from './fast-payment';
 import { type FieldKind, IDENTITY_FIELD } from './fields';
 import { INVALID, normaliseText, readIdentity } from './normalise';
@@ -69,11 +70,12 @@ function isPlainEnd(code: number): boolean {
 
 /** An identity field as the record reads it: unreadable is absent (the schema drops it). */
 function identityText(value: unknown): string | undefined {
-  // The usual id (a UUID): nothing to trim at either end, no trailing zero to drop, so it is
-  // its own identity without the general path's two trims.
+  // The usual id (a UUID): nothing to trim at either end, no trailing zero to drop, not too
+  // long, so it is its own identity without the general path's two trims.
   if (
     typeof value === 'string' &&
     value.length > 0 &&
+    value.length <= MAX_KEPT_LENGTH &&
     isPlainEnd(value.charCodeAt(0)) &&
     isPlainEnd(value.charCodeAt(value.length - 1))
   ) {

@@ -3,8 +3,9 @@ import type { Config, SourceName } from '../../shared/config/types';
 import { IncompatibleStateError } from '../../shared/engine/errors';
 import { evaluate } from '../../shared/engine/evaluate';
 import type { Notification, SourceState } from '../../shared/engine/types';
+import { readBatch } from '../../shared/records/parse';
 import type { PollResult } from '../../shared/records/types';
-import { call, config, failed, MINUTE, ok, payment, T0 } from './fixtures';
+import { call, config, failed, MINUTE, ok, payment, T0, ZONE } from './fixtures';
 
 type Step = readonly [minute: number, poll: PollResult];
 
@@ -102,6 +103,31 @@ describe('Function: evaluate', () => {
       ['g{agent_name=x,type=y\\,type=z}', 1, second],
       ['g{agent_name=x\\,type=y,type=z}', 1, first],
     ]);
+  });
+
+  it('keeps keys, state and messages small whatever the length of the API values', () => {
+    const cfg = config([
+      { name: 'ringing', where: { state: 'Ringing' } },
+      { name: 'agents', where: {}, count: '>= 1', groupBy: ['agent_name'] },
+    ]);
+    const huge = 'Q'.repeat(200_000);
+    const rows = [
+      { call_id: `c-${huge}`, state: 'Ringing', agent_name: huge, note: `${huge}\nStatus: fake` },
+      { call_id: `c-${huge}x`, state: 'Ringing', agent_name: huge.toLowerCase() },
+    ];
+    const { records } = readBatch('live_calls', rows, ZONE);
+    const { all, state } = run(cfg, [[0, { ok: true, records, skipped: 0 }]]);
+    // Two calls (their ids differ at the end), one agent group (text groups case-insensitively).
+    expect(all.map((n) => [n.rule, n.value])).toEqual([
+      ['ringing', undefined],
+      ['ringing', undefined],
+      ['agents', 2],
+    ]);
+    for (const n of all) {
+      expect(JSON.stringify(n).length).toBeLessThan(10_000);
+      expect(n.text).not.toContain('\nStatus: fake');
+    }
+    expect(JSON.stringify(state).length).toBeLessThan(10_000);
   });
 
   it('evaluates an ungrouped count even when nothing matches', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_KEPT_LENGTH } from '../../shared/records/bounded';
 import { readIdentity } from '../../shared/records/normalise';
 import { readRow, recordPlan, rowKey } from '../../shared/records/record';
 
@@ -27,6 +28,17 @@ describe('Function: readIdentity', () => {
     expect(readIdentity(1763700259.43)).toBe('1763700259.43');
     expect(readIdentity('100')).toBe('100');
   });
+
+  it('keeps a long id as its start and a digest: short enough for keys, still distinct', () => {
+    const long = `call-${'x'.repeat(100_000)}`;
+    const other = `${long.slice(0, -1)}y`;
+    const id = readIdentity(long) ?? '';
+    expect(id.length).toBeLessThanOrEqual(MAX_KEPT_LENGTH);
+    expect(id.startsWith('call-xxx')).toBe(true);
+    expect(readIdentity(` ${long} `)).toBe(id);
+    expect(readIdentity(other)).not.toBe(id);
+    expect(readIdentity('y'.repeat(MAX_KEPT_LENGTH))).toBe('y'.repeat(MAX_KEPT_LENGTH));
+  });
 });
 
 describe('Function: rowKey', () => {
@@ -35,6 +47,8 @@ describe('Function: rowKey', () => {
       fc.uuid(),
       fc.stringMatching(/^[ \u00a0\ufeff]?[0-9a-f.\-x ]{0,14}[ \u00a0\ufeff0]?$/),
       fc.string({ maxLength: 8 }),
+      fc.string({ minLength: 120, maxLength: 200 }),
+      fc.stringMatching(/^[0-9a-f]{120,140}0?$/),
       fc.double(),
       fc.integer(),
       fc.constantFrom(null, undefined, true, '', ' ', '0', '10.50', '\u00a0a\u00a0'),
