@@ -12,6 +12,16 @@ import type { PartialDelivery, Publisher, PublishOutcome } from '../../shared/po
 /** `PublishBatch` takes at most this many entries. */
 const BATCH_SIZE = 10;
 const SUBJECT_MAX = 99;
+/**
+ * SNS takes a message of at most 256 KiB, and a `PublishBatch` request of at most 256 KiB for
+ * all its entries together (`BatchRequestTooLong` otherwise), counting the UTF-8 bytes of the
+ * body and of the attributes' names, types and values.
+ */
+const SNS_MAX_BYTES = 256 * 1024;
+/** Kept free under that cap for what `messageBytes` leaves out (entry ids, the structure flag). */
+const MARGIN_BYTES = 2 * 1024;
+/** The most one message, or one batch, may weigh by `messageBytes`. */
+const MAX_BYTES = SNS_MAX_BYTES - MARGIN_BYTES;
 
 export interface SnsPublisherOptions {
   readonly client: SNSClient;
@@ -32,19 +42,25 @@ export interface PublishFailure {
   readonly reason: string;
 }
 
+/** A batch entry without its `Id`, which is its place in the batch. */
+type Message = Omit<PublishBatchRequestEntry, 'Id'>;
+
 interface Entry {
   readonly notification: Notification;
   readonly channel: string;
   readonly topicArn: string;
+  readonly message: Message;
+  readonly bytes: number;
 }
 
 /**
  * The deployed `Publisher`: one SNS publish per notification and channel (a notification for
  * two channels goes to two topics), batched by 10 per topic, `MessageStructure: json` with
- * per-protocol bodies and the attributes filter policies match on. Delivery is told per
- * channel: a notification every channel took is delivered, one that only some took is partial
- * (owed to the others only). Entries SNS failed on its side are retried alone, with backoff, a
- * bounded number of times.
+ * per-protocol bodies and the attributes filter policies match on. A batch is cut early rather
+ * than pass the 256 KiB a request may carry, and a message over that limit has its text
+ * shortened. Delivery is told per channel: a notification every channel took is delivered, one
+ * that only some took is partial (owed to the others only). Entries SNS failed on its side are
+ * retried alone, with backoff, a bounded number of times.
  */
 export class SnsPublisher implements Publisher {
   readonly #options: SnsPublisherOptions;
@@ -63,6 +79,8 @@ export class SnsPublisher implements Publisher {
     };
     const pending: Entry[] = [];
     for (const notification of notifications) {
+      const message = fittedMessage(notification);
+      const bytes = message === undefined ? 0 : messageBytes(message);
       for (const channel of notification.channels) {
         const topicArn = this.#options.topics[channel];
         if (topicArn === undefined) {
@@ -71,18 +89,22 @@ export class SnsPublisher implements Publisher {
             channel,
             reason: `no topic for channel ${channel} in TELEALERT_TOPICS`,
           });
+        } else if (message === undefined) {
+          // SNS would reject it on every run, and its size would sink the whole batch with it.
+          fail({
+            notificationId: notification.id,
+            channel,
+            reason: `over ${SNS_MAX_BYTES} bytes for SNS even with no text (long key or labels)`,
+          });
         } else {
-          pending.push({ notification, channel, topicArn });
+          pending.push({ notification, channel, topicArn, message, bytes });
         }
       }
     }
     const byTopic = Map.groupBy(pending, (entry) => entry.topicArn);
     for (const [topicArn, entries] of byTopic) {
-      for (let start = 0; start < entries.length; start += BATCH_SIZE) {
-        for (const lost of await this.#publishBatch(
-          topicArn,
-          entries.slice(start, start + BATCH_SIZE),
-        )) {
+      for (const batch of batches(entries)) {
+        for (const lost of await this.#publishBatch(topicArn, batch)) {
           fail({
             notificationId: lost.entry.notification.id,
             channel: lost.entry.channel,
@@ -120,7 +142,10 @@ export class SnsPublisher implements Publisher {
         response = await this.#options.client.send(
           new PublishBatchCommand({
             TopicArn: topicArn,
-            PublishBatchRequestEntries: remaining.map(({ entry, id }) => toBatchEntry(id, entry)),
+            PublishBatchRequestEntries: remaining.map(({ entry, id }) => ({
+              Id: id,
+              ...entry.message,
+            })),
           }),
         );
       } catch (error) {
@@ -144,14 +169,71 @@ export class SnsPublisher implements Publisher {
   }
 }
 
-function toBatchEntry(id: string, { notification: n }: Entry): PublishBatchRequestEntry {
+/** Cuts a topic's entries, in order, into requests of at most 10 entries and `MAX_BYTES`. */
+function batches(entries: readonly Entry[]): Entry[][] {
+  const cut: Entry[][] = [];
+  let batch: Entry[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    if (batch.length === BATCH_SIZE || bytes + entry.bytes > MAX_BYTES) {
+      if (batch.length > 0) cut.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(entry);
+    bytes += entry.bytes;
+  }
+  if (batch.length > 0) cut.push(batch);
+  return cut;
+}
+
+/**
+ * The message for a notification, its `text` shortened when the whole would be over the SNS
+ * limit: cut on a code-point boundary and ended with a line saying so, everything else kept.
+ * Undefined when even an empty text would not fit.
+ */
+function fittedMessage(notification: Notification): Message | undefined {
+  const whole = toMessage(notification);
+  if (messageBytes(whole) <= MAX_BYTES) return whole;
+  const chars = Array.from(notification.text);
+  const note = (kept: number) =>
+    `\n\n[shortened to fit an SNS message: ${kept} of ${chars.length} characters]`;
+  const shortened = (kept: number) =>
+    toMessage({ ...notification, text: chars.slice(0, kept).join('') + note(kept) });
+  const fits = (kept: number) => messageBytes(shortened(kept)) <= MAX_BYTES;
+  if (!fits(0)) return undefined;
+  // The text is in the body three times and escaped once or twice, so bytes per character vary:
+  // search for the longest prefix that fits. More characters than bytes allowed never fit.
+  let fitting = 0;
+  let tooMany = Math.min(chars.length, MAX_BYTES);
+  while (tooMany - fitting > 1) {
+    const middle = Math.floor((fitting + tooMany) / 2);
+    if (fits(middle)) fitting = middle;
+    else tooMany = middle;
+  }
+  return shortened(fitting);
+}
+
+/**
+ * The size SNS counts a message at: the UTF-8 bytes of its body and subject, and of its
+ * attributes' names, types and values.
+ */
+function messageBytes(message: Message): number {
+  const utf8 = (text = '') => Buffer.byteLength(text, 'utf8');
+  let bytes = utf8(message.Message) + utf8(message.Subject);
+  for (const [name, value] of Object.entries(message.MessageAttributes ?? {})) {
+    bytes += utf8(name) + utf8(value.DataType) + utf8(value.StringValue);
+  }
+  return bytes;
+}
+
+function toMessage(n: Notification): Message {
   const json = notificationJson(n);
   const attribute = (value: string): MessageAttributeValue => ({
     DataType: 'String',
     StringValue: value,
   });
   return {
-    Id: id,
     MessageStructure: 'json',
     Message: JSON.stringify({ default: json, sms: n.sms, email: n.text, sqs: json }),
     Subject: snsSubject(n.subject),

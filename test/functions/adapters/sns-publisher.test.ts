@@ -1,6 +1,7 @@
 import {
   PublishBatchCommand,
   type PublishBatchCommandInput,
+  type PublishBatchRequestEntry,
   SNSClient,
   ThrottledException,
 } from '@aws-sdk/client-sns';
@@ -47,6 +48,23 @@ function allDelivered(notifications: readonly Notification[]) {
 
 function inputs(): PublishBatchCommandInput[] {
   return sns.commandCalls(PublishBatchCommand).map((c) => c.args[0].input);
+}
+
+/** SNS limits: one message, and one whole PublishBatch request, at most 256 KiB. */
+const SNS_MAX_BYTES = 262_144;
+
+/** What SNS counts against its limits: UTF-8 bytes of body, subject and attributes. */
+function entryBytes(entry: PublishBatchRequestEntry): number {
+  const attributes = Object.entries(entry.MessageAttributes ?? {}).map(
+    ([name, value]) => name + value.DataType + (value.StringValue ?? ''),
+  );
+  return Buffer.byteLength([entry.Message, entry.Subject, ...attributes].join(''));
+}
+
+function ids(input: PublishBatchCommandInput): string[] {
+  return (input.PublishBatchRequestEntries ?? []).map(
+    (e) => JSON.parse(JSON.parse(e.Message ?? '').default).id,
+  );
 }
 
 describe('Class: SnsPublisher', () => {
@@ -212,6 +230,84 @@ describe('Class: SnsPublisher', () => {
     );
     expect(inputs()).toHaveLength(3);
     expect(failures[0]?.reason).toBe('ThrottledException: Rate exceeded');
+  });
+
+  it('cuts a batch early rather than pass the 256 KiB a request may carry', async () => {
+    sns.on(PublishBatchCommand).resolves({ Failed: [] });
+    const notifications = many(10).map((n) => ({ ...n, text: 'x'.repeat(13_000) }));
+    expect(await publisher().publish(notifications)).toEqual(allDelivered(notifications));
+    const entries = inputs().flatMap((i) => i.PublishBatchRequestEntries ?? []);
+    expect(entries.every((e) => entryBytes(e) > 39_000)).toBe(true);
+    expect(inputs().length).toBeGreaterThanOrEqual(2);
+    for (const input of inputs()) {
+      const bytes = (input.PublishBatchRequestEntries ?? []).map(entryBytes);
+      expect(bytes.reduce((a, b) => a + b)).toBeLessThan(SNS_MAX_BYTES);
+    }
+    expect(inputs().flatMap(ids)).toEqual(notifications.map((n) => n.id));
+  });
+
+  it('still sends ten ordinary notifications in one request', async () => {
+    sns.on(PublishBatchCommand).resolves({ Failed: [] });
+    const notifications = many(10).map((n) => ({ ...n, text: 'x'.repeat(4_000) }));
+    expect(await publisher().publish(notifications)).toEqual(allDelivered(notifications));
+    expect(inputs().map(ids)).toEqual([notifications.map((n) => n.id)]);
+  });
+
+  it('shortens the text of a notification over the message limit and delivers it', async () => {
+    sns.on(PublishBatchCommand).resolves({ Failed: [] });
+    // Quotes and line breaks are escaped twice in the default/sqs bodies; the emoji is two
+    // UTF-16 units that must not be cut apart.
+    const line = 'amount "₹500" 😀\n';
+    const text = line.repeat(20_000);
+    const n = sampleNotification({ text });
+    expect(await publisher().publish([n])).toEqual(allDelivered([n]));
+    const entry = inputs()[0]?.PublishBatchRequestEntries?.[0];
+    if (entry === undefined) throw new Error('nothing published');
+    expect(entryBytes(entry)).toBeLessThan(SNS_MAX_BYTES);
+    expect(entryBytes(entry)).toBeGreaterThan(SNS_MAX_BYTES - 10_000);
+    const body = JSON.parse(entry.Message ?? '{}');
+    const marker = /\n\n\[shortened to fit an SNS message: (\d+) of (\d+) characters\]$/;
+    const [, kept, total] = body.email.match(marker) ?? [];
+    expect(Number(total)).toBe(Array.from(text).length);
+    expect(Number(kept)).toBeGreaterThan(10_000);
+    const shortened: string = body.email.replace(marker, '');
+    expect(Array.from(shortened)).toHaveLength(Number(kept));
+    expect(shortened.isWellFormed()).toBe(true);
+    expect(text.startsWith(shortened)).toBe(true);
+    const { text: _, ...rest } = n;
+    expect(JSON.parse(body.default)).toEqual({ ...rest, text: body.email });
+    expect(body.sqs).toBe(body.default);
+    expect(body.sms).toBe(n.sms);
+    expect(entry.Subject).toBe(n.subject);
+    const attributes = Object.entries(entry.MessageAttributes ?? {});
+    expect(Object.fromEntries(attributes.map(([name, v]) => [name, v.StringValue]))).toEqual({
+      rule: n.rule,
+      severity: n.severity,
+      status: n.status,
+      source: n.source,
+    });
+  });
+
+  it('reports a notification too long even without text as failed and sends the rest', async () => {
+    sns.on(PublishBatchCommand).resolves({ Failed: [] });
+    const [first, second] = many(2);
+    const huge = sampleNotification({ key: 'huge', labels: { id: 'x'.repeat(300_000) } });
+    if (first === undefined || second === undefined) throw new Error('fixture');
+    const failures: { notificationId: string; reason: string }[] = [];
+    const outcome = await publisher((f) => failures.push(f as (typeof failures)[number])).publish([
+      first,
+      huge,
+      second,
+    ]);
+    expect(outcome).toEqual({ delivered: [first.id, second.id], partial: [] });
+    expect(inputs().map(ids)).toEqual([[first.id, second.id]]);
+    expect(failures).toEqual([
+      {
+        notificationId: huge.id,
+        channel: 'oncall',
+        reason: expect.stringMatching(/even with no text/),
+      },
+    ]);
   });
 
   it('counts a notification for a channel without a topic as undelivered', async () => {
