@@ -79,6 +79,12 @@ export function createObserver(logger: Logger, metrics: Metrics, source: SourceN
             ...(event.error === undefined ? {} : { error: event.error }),
           });
           return;
+        case 'held':
+          logger.warn(
+            'notifications held behind an earlier one of the same alert still owed; a later run sends them in order',
+            { sample: event.sample, ids: event.ids },
+          );
+          return;
         case 'mark-sent-failed':
           logger.error('delivered notifications could not be marked sent; they may repeat', {
             ids: event.ids,

@@ -28,7 +28,8 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
  * 2. per sample (live_calls: `samples` evenly spaced over `every`, or those given;
  *    payments: one), while the deadline leaves room: plan, fetch, evaluate, commit state + owed
  *    conditional on the revision, publish, mark sent (a notification only some channels took
- *    is narrowed to the others). A sample that changes nothing writes nothing, unless the
+ *    is narrowed to the others; one of an alert that still has an earlier notification owed
+ *    is held, left owed for a later run to send after it). A sample that changes nothing writes nothing, unless the
  *    stored state is older than `stateRefreshMs` (default 10 minutes). A lost race
  *    re-reads and re-evaluates once, then gives up the sample: the winner's state already
  *    carries what it sent, so nothing goes out twice.
@@ -39,7 +40,8 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
 export async function runSource(options: RunOptions): Promise<RunSummary> {
   const { config, source, store, now, deadlineMs } = options;
   const emit = (event: RunEvent) => options.observer?.event(event);
-  const owedLeft = new Set<string>();
+  /** Owed notifications not yet known delivered: id -> alert key. */
+  const owedLeft = new Map<string, string>();
   let sent = 0;
 
   const deliver = async (sample: number | 'owed', notifications: readonly Notification[]) => {
@@ -79,7 +81,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
   };
 
   let stored = await store.load(source);
-  for (const n of stored.owed) owedLeft.add(n.id);
+  for (const n of stored.owed) owedLeft.set(n.id, n.key);
   const graceMs = options.owedGraceMs ?? DEFAULT_OWED_GRACE_MS;
   const runStartMs = now();
   await deliver(
@@ -141,8 +143,18 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
       pollOk: poll.ok,
       owed: outcome.notifications.length,
     });
-    for (const n of outcome.notifications) owedLeft.add(n.id);
-    await deliver(sample, outcome.notifications);
+    // An alert with an earlier notification still owed waits behind it: this one is owed too,
+    // so a later run sends both, oldest first.
+    const waiting = new Set(owedLeft.values());
+    const held = outcome.notifications.filter((n) => waiting.has(n.key));
+    for (const n of outcome.notifications) owedLeft.set(n.id, n.key);
+    if (held.length > 0) emit({ type: 'held', sample, ids: held.map((n) => n.id) });
+    await deliver(
+      sample,
+      held.length === 0
+        ? outcome.notifications
+        : outcome.notifications.filter((n) => !waiting.has(n.key)),
+    );
   }
 
   return {

@@ -63,6 +63,16 @@ export type RunEvent =
       readonly ids: readonly string[];
       readonly error?: unknown;
     }
+  | {
+      /**
+       * New notifications of alerts that still have an earlier notification owed (a crashed
+       * run's, younger than the grace period, or one that failed to go out): left owed, so a
+       * later run sends them after it, in order, and a resolved never overtakes its firing.
+       */
+      readonly type: 'held';
+      readonly sample: number;
+      readonly ids: readonly string[];
+    }
   | { readonly type: 'mark-sent-failed'; readonly ids: readonly string[]; readonly error: unknown }
   | { readonly type: 'deadline'; readonly samplesDone: number; readonly samplesPlanned: number };
 

@@ -246,6 +246,34 @@ describe('Function: runSource', () => {
     expect((await store.load('live_calls')).owed).toEqual([]);
   });
 
+  it('holds a resolved notification behind its firing still owed, then sends both in order', async () => {
+    const clock = manualClock();
+    let calls = [call('c1'), call('c2')];
+    const client = fakeClient(clock, () => calls);
+    const broken: Publisher = { publish: async () => Promise.reject(new Error('SNS down')) };
+    const { run, store, events } = options({ client, ...clock, publisher: broken });
+    expect(await runSource(run)).toMatchObject({ sent: 0, owedLeft: 1 });
+
+    // A minute later the calls are gone: the resolution must not reach anyone before the firing,
+    // which is still inside the grace period of the run that left it owed.
+    calls = [];
+    const publisher = new MemoryPublisher();
+    clock.advance(MINUTE);
+    expect(await runSource({ ...run, publisher, deadlineMs: clock.now() + MINUTE })).toMatchObject({
+      sent: 0,
+      owedLeft: 2,
+    });
+    expect(publisher.published).toEqual([]);
+    const owed = (await store.load('live_calls')).owed;
+    expect(owed.map((n) => n.status)).toEqual(['firing', 'resolved']);
+    expect(events).toContainEqual({ type: 'held', sample: 0, ids: [owed[1]?.id] });
+
+    clock.advance(2 * MINUTE);
+    const summary = await runSource({ ...run, publisher, deadlineMs: clock.now() + MINUTE });
+    expect(publisher.published.map((n) => n.status)).toEqual(['firing', 'resolved']);
+    expect(summary).toMatchObject({ sent: 2, owedLeft: 0 });
+  });
+
   it('narrows a notification only some channels took and later sends it to the others only', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => [call('c1'), call('c2')]);
