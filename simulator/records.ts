@@ -78,7 +78,11 @@ function alnum(random: Random, length: number): string {
 
 /** Two call id formats seen in the wild: `epoch.serial` and a UUID. */
 function callIdFor(event: CallEvent, createdMs: number, random: Random): string {
-  if (random.chance(0.6)) return `${Math.floor(createdMs / 1000)}.${event.serial}`;
+  // `epoch.serial` with a serial of fixed width: the engine reads `1763700259.430` and
+  // `1763700259.43` as one id (the API sends ids as numbers too), so `.1` and `.10` would merge.
+  if (random.chance(0.6)) {
+    return `${Math.floor(createdMs / 1000)}.${String(event.serial).padStart(6, '0')}`;
+  }
   return `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-a${hex(random, 3)}-${hex(random, 12)}`;
 }
 
