@@ -80,8 +80,9 @@ function settleRule(
     const before = existing.get(key);
     let observation: Observation | undefined = observed.get(key);
     if (observation === undefined && before !== undefined) {
-      // A log keeps an absent payment untouched: only a new sighting can resolve it.
-      if (perRecordLog) {
+      // A log keeps an absent payment untouched: only a sighting resolves it. One already seen
+      // no longer matching, held only by keepFiring, resolves once that has passed (`step`).
+      if (perRecordLog && !(before.state === 'firing' && before.lastSeenAt > before.lastTrueAt)) {
         instances.push(before);
         continue;
       }

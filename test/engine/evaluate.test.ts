@@ -179,6 +179,30 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['35 firing stuck{id=p1}', '45 resolved stuck{id=p1}']);
   });
 
+  it('resolves an absent payment last seen paid once keepFiring has passed', () => {
+    const cfg = config([
+      {
+        name: 'stuck',
+        source: 'payments',
+        where: { status: 'pending' },
+        keepFiringMs: 5 * MINUTE,
+      },
+    ]);
+    const p = (status: string) => payment('p1', { status }, T0);
+    const { seen } = run(
+      cfg,
+      [
+        [0, ok(p('pending'))],
+        [2, ok(p('success'))],
+        [4, ok()],
+        [10, ok()],
+        [20, ok()],
+      ],
+      'payments',
+    );
+    expect(seen).toEqual(['0 firing stuck{id=p1}', '10 resolved stuck{id=p1}']);
+  });
+
   it('stores a firing payment without its record and tells the payment as seen when notifying', () => {
     const cfg = config([
       {
