@@ -84,3 +84,31 @@ export function check<S extends z.ZodMiniType>(
   }
   return { issues };
 }
+
+/**
+ * `check`, and when it fails on keys the schema does not know (at any depth), the value read
+ * without those keys: what cross-checks between fields need, so an unknown key does not hide
+ * the other issues of its section (every issue is reported at once). The issues are `check`'s.
+ */
+export function checkSection<S extends z.ZodMiniType>(
+  schema: S,
+  input: unknown,
+  base: readonly PropertyKey[],
+): { value?: z.output<S>; issues: ConfigIssue[] } {
+  const result = check(schema, input, base);
+  if (result.value !== undefined) return result;
+  const first = schema.safeParse(input, { jitless: true });
+  if (first.success) return result;
+  const unknown = first.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
+  if (unknown.length === 0) return result;
+  const trimmed: unknown = structuredClone(input);
+  for (const issue of unknown) {
+    const parent = issue.path.reduce<unknown>(
+      (node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key],
+      trimmed,
+    );
+    for (const key of issue.keys) delete (parent as Record<string, unknown>)[key];
+  }
+  const retry = schema.safeParse(trimmed, { jitless: true });
+  return retry.success ? { value: retry.data, issues: result.issues } : result;
+}

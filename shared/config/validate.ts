@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { didYouMean } from './hints';
-import { check } from './issues';
+import { check, checkSection } from './issues';
 import { checkRule } from './rules';
 import {
   apiSchema,
@@ -156,14 +156,16 @@ export function validateConfig(raw: unknown, fileName: string): Config {
     issues.push({ path: 'api', message: 'is required (baseUrl and tokenParameter)' });
   }
   const api = raw.api === undefined ? undefined : take(issues, check(apiSchema, raw.api, ['api']));
-  const sources = take(issues, check(sourcesSchema, raw.sources ?? {}, ['sources']));
+  // Each section is read even when its parent has an unknown key, so every issue shows at once.
+  take(issues, check(sourcesSchema, raw.sources ?? {}, ['sources']));
+  const sources = isRecord(raw.sources) ? raw.sources : {};
   const liveCalls = take(
     issues,
-    check(liveCallsSchema, sources?.live_calls ?? {}, ['sources', 'live_calls']),
+    checkSection(liveCallsSchema, sources.live_calls ?? {}, ['sources', 'live_calls']),
   );
   const payments = take(
     issues,
-    check(paymentsSchema, sources?.payments ?? {}, ['sources', 'payments']),
+    checkSection(paymentsSchema, sources.payments ?? {}, ['sources', 'payments']),
   );
   if (liveCalls && liveCalls.samples > 1) {
     if (liveCalls.every / liveCalls.samples < 5000) {
@@ -189,8 +191,10 @@ export function validateConfig(raw: unknown, fileName: string): Config {
   const channels = readChannels(raw.channels, issues);
   const channelNames = new Set(isRecord(raw.channels) ? Object.keys(raw.channels) : []);
   const health = take(issues, check(healthSchema, raw.health ?? {}, ['health']));
-  health?.notify?.forEach((name, i) => {
-    if (!channelNames.has(name)) {
+  // Checked from the file itself, so a bad `after` does not hide an unknown channel.
+  const notify = isRecord(raw.health) ? raw.health.notify : undefined;
+  (Array.isArray(notify) ? notify : []).forEach((name: unknown, i) => {
+    if (typeof name === 'string' && !channelNames.has(name)) {
       const hint = didYouMean(name, channelNames);
       issues.push({ path: `health.notify[${i}]`, message: `no channel named "${name}"${hint}` });
     }

@@ -156,6 +156,28 @@ rules:
     ]);
   });
 
+  it('reports the issues inside a section beside an unknown key of it or of its parent', () => {
+    const lines = errorsOf(`
+api: { baseUrl: https://api.example.com, tokenParameter: /t }
+sources:
+  other: {}
+  live_calls: { every: 1m, samples: 20, query: { foo: 1 } }
+  payments: { every: 5m, lookback: 1m, extra: 1 }
+health: { after: 0, notify: [nobody] }
+channels: { oncall: { email: [oncall@example.com] } }
+rules: []
+`);
+    expect(lines).toEqual([
+      'telealert.yaml: sources.other: unknown key',
+      'telealert.yaml: sources.live_calls.query.foo: unknown key',
+      'telealert.yaml: sources.payments.extra: unknown key',
+      'telealert.yaml: sources.live_calls.samples: leaves less than 5s between samples',
+      'telealert.yaml: sources.payments.lookback: must be at least every, or payments made between two runs are missed',
+      'telealert.yaml: health.after: must be at least 1',
+      'telealert.yaml: health.notify[0]: no channel named "nobody"',
+    ]);
+  });
+
   it.each([['"=> 5"'], ['"== 3"'], ['"!= x"'], ['"=5"'], ['"><1"']])(
     'refuses the operator-like value %s with the list of operators',
     (value) => {
