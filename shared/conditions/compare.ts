@@ -112,14 +112,43 @@ export function comparePhone(actual: string | number, right: string): Comparison
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-/** Text, case-insensitively and trimmed, against lower-cased text. */
+/** A whole number as text: `0`, or digits that do not start with 0, perhaps after a `-`. */
+const WHOLE_NUMBER = /^(?:0|-?[1-9]\d*)$/;
+
+/**
+ * Two whole numbers written as text, in numeric order, of any length: the API's integer ids
+ * (`user_id`, `id`) are text fields, and `user_id > 100` must not hold for `99`.
+ */
+function compareWholeNumbers(left: string, right: string): -1 | 0 | 1 {
+  const negative = left.charCodeAt(0) === MINUS;
+  if (negative !== (right.charCodeAt(0) === MINUS)) return negative ? -1 : 1;
+  const magnitude =
+    left.length !== right.length
+      ? sign(left.length - right.length)
+      : left < right
+        ? -1
+        : left > right
+          ? 1
+          : 0;
+  return negative ? (-magnitude as -1 | 0 | 1) : magnitude;
+}
+
+const MINUS = 45;
+
+/**
+ * Text, case-insensitively and trimmed, against lower-cased text; two whole numbers (`99`,
+ * `100`) in numeric order. Different text is never equal, so only the order of numbers changes.
+ */
 export function compareText(actual: string | number, right: string): Comparison {
   if (typeof actual === 'string') {
     if (actual === right) return 0;
-    const folded = compareAsciiFolded(actual, right);
-    if (folded !== undefined) return folded;
+    if (!WHOLE_NUMBER.test(right)) {
+      const folded = compareAsciiFolded(actual, right);
+      if (folded !== undefined) return folded;
+    }
   }
   const left = String(actual).trim().toLowerCase();
+  if (WHOLE_NUMBER.test(right) && WHOLE_NUMBER.test(left)) return compareWholeNumbers(left, right);
   return left < right ? -1 : left > right ? 1 : 0;
 }
 

@@ -18,9 +18,24 @@ function holds(op: Operator, comparison: number): boolean {
 const operator = fc.constantFrom(...OPERATORS);
 
 describe('Function: compileWhere (fast paths)', () => {
-  // Letters that fold, spaces that trim, and characters whose lower case is not ASCII's.
+  // Letters that fold, spaces that trim, characters whose lower case is not ASCII's, digits.
   const text = fc.string({
-    unit: fc.constantFrom('a', 'B', 'z', 'Z', '0', ' ', '\t', '\u00a0', 'İ', 'K', 'é', '-'),
+    unit: fc.constantFrom(
+      'a',
+      'B',
+      'z',
+      'Z',
+      '0',
+      '1',
+      '9',
+      ' ',
+      '\t',
+      '\u00a0',
+      'İ',
+      'K',
+      'é',
+      '-',
+    ),
     maxLength: 6,
   });
 
@@ -30,12 +45,38 @@ describe('Function: compileWhere (fast paths)', () => {
         const left = actual.trim().toLowerCase();
         const right = expected.trim().toLowerCase();
         fc.pre(left !== '' && right !== '');
-        const want = holds(op, left < right ? -1 : left > right ? 1 : 0);
+        const whole = /^(?:0|-?[1-9]\d*)$/;
+        const order =
+          whole.test(left) && whole.test(right)
+            ? Math.sign(Number(left) - Number(right))
+            : left < right
+              ? -1
+              : left > right
+                ? 1
+                : 0;
+        const want = holds(op, order);
         const where = compileWhere('payments', { status: cond(`${op} ${expected}`) }, ZONE);
         expect(where(payment('1', { status: actual }), 0)).toBe(want);
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('orders whole numbers in a text field as numbers, of any length', () => {
+    const where = (condition: string) =>
+      compileWhere('live_calls', { user_id: cond(condition) }, ZONE);
+    const callOf = (userId: string | number) => ({
+      source: 'live_calls' as const,
+      key: 'c',
+      fields: { call_id: 'c', user_id: userId },
+    });
+    const above100 = where('> 100');
+    expect(
+      [99, '1000', 200, ' 101 ', '100', '-5', 'abc'].map((u) => above100(callOf(u), 0)),
+    ).toEqual([false, true, true, true, false, false, true]);
+    expect(where('< -3')(callOf('-10'), 0)).toBe(true);
+    expect(where('>= 18446744073709551616')(callOf('18446744073709551617'), 0)).toBe(true);
+    expect(where('<> 100')(callOf('0100'), 0)).toBe(true);
   });
 
   const amount = fc
