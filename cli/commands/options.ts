@@ -2,17 +2,26 @@ import { tryParseDuration } from '../../shared/time/duration';
 import { SCENARIO_NAMES, type ScenarioName } from '../../simulator/scenarios';
 import { UsageError } from '../errors';
 
-/** Reads a numeric option within bounds; absent: the default. */
+/** A decimal number as people write it: no hex (`0x50`), exponent or `Infinity`. */
+const DECIMAL = /^\s*\d+(?:\.\d+)?\s*$/;
+const WHOLE = /^\s*\d+\s*$/;
+
+/**
+ * Reads a numeric option within bounds, written in decimal (`whole`: without a fraction, for
+ * ports and seeds); absent: the default.
+ */
 export function readNumber(
   text: string | undefined,
   name: string,
   fallback: number,
-  bounds: { min: number; max: number },
+  bounds: { min: number; max: number; whole?: boolean },
 ): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < bounds.min || value > bounds.max) {
-    throw new UsageError(`--${name} must be a number from ${bounds.min} to ${bounds.max}`);
+  const shape = bounds.whole === true ? WHOLE : DECIMAL;
+  if (!shape.test(text) || value < bounds.min || value > bounds.max) {
+    const kind = bounds.whole === true ? 'a whole number' : 'a number';
+    throw new UsageError(`--${name} must be ${kind} from ${bounds.min} to ${bounds.max}`);
   }
   return value;
 }

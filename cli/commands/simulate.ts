@@ -12,9 +12,9 @@ const DEFAULT_TOKEN = 'sim-token';
 
 /** `telealert simulate`: the API simulator on 127.0.0.1 until Ctrl-C. */
 export async function simulateCommand(options: CliOptions, io: Io): Promise<number> {
-  const port = readNumber(options.port, 'port', DEFAULT_PORT, { min: 0, max: 65_535 });
+  const port = readNumber(options.port, 'port', DEFAULT_PORT, { min: 0, max: 65_535, whole: true });
   const speed = readNumber(options.speed, 'speed', 1, { min: 0.001, max: 100_000 });
-  const seed = readNumber(options.seed, 'seed', 1, { min: 0, max: 2 ** 32 - 1 });
+  const seed = readNumber(options.seed, 'seed', 1, { min: 0, max: 2 ** 32 - 1, whole: true });
   const scenario = readScenario(options.scenario, 'busy-evening');
   const faults = readFaults(options.fault);
   const token = options.token ?? DEFAULT_TOKEN;

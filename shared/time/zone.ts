@@ -231,10 +231,7 @@ export function parseApiTimestamp(text: string, zone: string): number | undefine
   const value = text.trim();
   // A timestamp that carries its own offset (`...Z`, `...+05:30`) needs no zone: the drift
   // the API is known for may one day include ISO-8601 instants.
-  if (EXPLICIT_OFFSET.test(value)) {
-    const ms = Date.parse(value.replace(' ', 'T'));
-    return Number.isFinite(ms) ? ms : undefined;
-  }
+  if (EXPLICIT_OFFSET.test(value)) return parseOffsetTimestamp(value);
   let split = value.indexOf(' ', 8);
   if (split === -1) split = value.indexOf('T', 8);
   const day = readDay(split === -1 ? value : value.slice(0, split), zone);
@@ -245,6 +242,31 @@ export function parseApiTimestamp(text: string, zone: string): number | undefine
   if (time === undefined) return undefined;
   const local = day.localMs + time;
   return day.offset === undefined ? resolveLocal(local, zone) : local - day.offset;
+}
+
+/**
+ * An ISO-8601 timestamp with its own offset (`2026-11-21T10:00:00+05:30`, a space for the `T`
+ * too) as UTC epoch ms; `undefined` when it is not one or names an impossible date or time
+ * (`Date.parse` would roll 2026-02-30 over into March).
+ */
+export function parseOffsetTimestamp(text: string): number | undefined {
+  const value = text.trim();
+  const parts = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})/i.exec(value);
+  if (parts === null) return undefined;
+  const [year, month, day, hour, minute] = parts.slice(1).map(Number) as number[];
+  const lastDay = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate();
+  if (
+    (month as number) < 1 ||
+    (month as number) > 12 ||
+    (day as number) < 1 ||
+    (day as number) > lastDay ||
+    (hour as number) > 23 ||
+    (minute as number) > 59
+  ) {
+    return undefined;
+  }
+  const ms = Date.parse(value.replace(' ', 'T'));
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

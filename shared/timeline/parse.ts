@@ -2,7 +2,7 @@ import { SOURCES, type SourceName } from '../config/types';
 import { readBatch } from '../records/parse';
 import type { PollFailure, PollResult } from '../records/types';
 import * as z from '../schema/zod';
-import { parseApiTimestamp } from '../time/zone';
+import { parseApiTimestamp, parseOffsetTimestamp } from '../time/zone';
 import { TimelineError, type TimelineIssue } from './errors';
 
 export { replayTimeline } from './replay';
@@ -36,10 +36,11 @@ const LineSchema = z
   );
 
 const OFFSET = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
+const BOM = 0xfeff;
 
 /** `at` with an offset is an instant; without one it is wall-clock time in the zone. */
 function readAt(text: string, zone: string): number | undefined {
-  const ms = OFFSET.test(text.trim()) ? Date.parse(text) : parseApiTimestamp(text, zone);
+  const ms = OFFSET.test(text.trim()) ? parseOffsetTimestamp(text) : parseApiTimestamp(text, zone);
   return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
 }
 
@@ -77,7 +78,8 @@ export function parseTimeline(text: string, fileName: string, zone: string): Tim
   const entries: TimelineEntry[] = [];
   const issues: TimelineIssue[] = [];
   let lastAt = Number.NEGATIVE_INFINITY;
-  const lines = text.split(/\r?\n/);
+  // A byte-order mark (some editors write one) is not part of the first line.
+  const lines = (text.charCodeAt(0) === BOM ? text.slice(1) : text).split(/\r?\n/);
   lines.forEach((content, index) => {
     const line = index + 1;
     if (content.trim() === '') return;

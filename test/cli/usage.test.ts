@@ -38,7 +38,11 @@ describe('Function: runCli (usage)', () => {
   it.each([
     [['demo', '--speed', 'fast'], '--speed must be a number from 1 to 3600'],
     [['demo', '--stop-after', 'soon'], '--stop-after must be a duration such as 30s or 2m'],
-    [['simulate', '--port', '70000'], '--port must be a number from 0 to 65535'],
+    [['simulate', '--port', '70000'], '--port must be a whole number from 0 to 65535'],
+    [['simulate', '--port', '1.5'], '--port must be a whole number from 0 to 65535'],
+    [['simulate', '--port', '0x50'], '--port must be a whole number from 0 to 65535'],
+    [['simulate', '--seed', '1.5'], '--seed must be a whole number from 0 to 4294967295'],
+    [['demo', '--speed', '1e3'], '--speed must be a number from 1 to 3600'],
     [['simulate', '--scenario', 'party'], 'unknown scenario "party"'],
   ])('exits 2 for a bad option value %j before starting anything', async (argv, message) => {
     const io = memoryIo();

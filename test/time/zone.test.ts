@@ -61,6 +61,21 @@ describe('Function: parseApiTimestamp', () => {
     expect(parseApiTimestamp('2026-11-21T10:00:00.000+0530', 'Asia/Kolkata')).toBe(instant);
   });
 
+  it('refuses an offset timestamp naming a date or time that does not exist', () => {
+    for (const text of [
+      '2026-02-30T10:00:00Z',
+      '2026-13-01T10:00:00Z',
+      '2026-04-31 10:00:00+05:30',
+      '2026-11-21T24:30:00Z',
+      '2026-11-21T10:60:00Z',
+    ]) {
+      expect(parseApiTimestamp(text, 'Asia/Kolkata')).toBeUndefined();
+    }
+    expect(parseApiTimestamp('2028-02-29T10:00:00Z', 'Asia/Kolkata')).toBe(
+      Date.parse('2028-02-29T10:00:00Z'),
+    );
+  });
+
   it('reads YYYY-MM-DD HH:MM:SS as India time by the zone given', () => {
     expect(parseApiTimestamp('2026-11-21 10:00:05', 'Asia/Kolkata')).toBe(
       Date.parse('2026-11-21T04:30:05Z'),

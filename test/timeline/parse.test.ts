@@ -80,6 +80,16 @@ describe('Function: parseTimeline', () => {
     expect(lines[5]).toMatch(/^bad\.jsonl:7: .*extra/);
   });
 
+  it('reads a timeline that starts with a byte-order mark', () => {
+    const text = `\ufeff${line({ at: '2026-11-21T10:00:00+05:30', source: 'live_calls', records: [] })}`;
+    expect(parseTimeline(text, 'bom.jsonl', ZONE)).toHaveLength(1);
+  });
+
+  it('refuses a date that does not exist instead of rolling it over', () => {
+    const text = line({ at: '2026-02-30T10:00:00+05:30', source: 'live_calls', records: [] });
+    expect(() => parseTimeline(text, 'feb.jsonl', ZONE)).toThrow(/^feb\.jsonl:1: at: /);
+  });
+
   it('returns nothing for an empty timeline', () => {
     expect(parseTimeline('\n\n', 'empty.jsonl', ZONE)).toEqual([]);
   });
