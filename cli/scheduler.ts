@@ -3,14 +3,13 @@ import { SOURCES } from '../shared/config/types';
 import { runSource } from '../shared/runner/run';
 import type { RunOptions, RunSummary } from '../shared/runner/types';
 
-/** What the local schedule needs: a run's options, less its own source and deadline. */
+/** What the local schedule needs: a run's options, less its own source, deadline and sleep. */
 export interface LocalPollOptions
-  extends Pick<
-    RunOptions,
-    'config' | 'client' | 'store' | 'publisher' | 'now' | 'sleep' | 'observer'
-  > {
-  /** Stops the schedule; `sleep` must resolve early when it aborts. */
+  extends Pick<RunOptions, 'config' | 'client' | 'store' | 'publisher' | 'now' | 'observer'> {
+  /** Stops the schedule: waits end and requests in flight are cancelled. */
   readonly signal: AbortSignal;
+  /** How much faster than real time `now` runs (the demo's clock); waits shrink to match. @default 1 */
+  readonly speed?: number;
   /** One run per source, then return. */
   readonly once: boolean;
   /** Called after each run. */
@@ -25,31 +24,42 @@ export function watchedSources(config: Config): SourceName[] {
 /**
  * The local twin of the EventBridge schedules: each watched source runs the same `runSource`
  * as its Lambda, every `sources.<name>.every`, until the signal aborts. A run's deadline is
- * the start of the next one, so its samples spread over the period as they do deployed.
+ * the start of the next one, so its samples spread over the period as they do deployed. When
+ * one source's run fails (a state file gone bad), the others stop too and the error is thrown:
+ * the command ends at once instead of idling until the next slot of another source.
  */
 export async function pollOnSchedule(options: LocalPollOptions): Promise<RunSummary[]> {
+  const failed = new AbortController();
+  const signal = AbortSignal.any([options.signal, failed.signal]);
+  const sleep = abortableSleep(signal, options.speed);
   const summaries: RunSummary[] = [];
   await Promise.all(
     watchedSources(options.config).map(async (source) => {
       const everyMs = options.config.sources[source].everyMs;
-      while (!options.signal.aborted) {
-        const startMs = options.now();
-        const summary = await runSource({
-          config: options.config,
-          source,
-          client: options.client,
-          store: options.store,
-          publisher: options.publisher,
-          now: options.now,
-          sleep: options.sleep,
-          deadlineMs: startMs + everyMs,
-          ...(options.observer ? { observer: options.observer } : {}),
-        });
-        summaries.push(summary);
-        options.onRun?.(summary);
-        if (options.once) return;
-        const waitMs = startMs + everyMs - options.now();
-        if (waitMs > 0) await options.sleep(waitMs);
+      try {
+        while (!signal.aborted) {
+          const startMs = options.now();
+          const summary = await runSource({
+            config: options.config,
+            source,
+            client: options.client,
+            store: options.store,
+            publisher: options.publisher,
+            now: options.now,
+            sleep,
+            signal,
+            deadlineMs: startMs + everyMs,
+            ...(options.observer ? { observer: options.observer } : {}),
+          });
+          summaries.push(summary);
+          options.onRun?.(summary);
+          if (options.once) return;
+          const waitMs = startMs + everyMs - options.now();
+          if (waitMs > 0) await sleep(waitMs);
+        }
+      } catch (error) {
+        failed.abort();
+        throw error;
       }
     }),
   );

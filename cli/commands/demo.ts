@@ -78,7 +78,7 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
       store: new MemoryStateStore({ now: clock.now }),
       publisher,
       now: clock.now,
-      sleep,
+      speed,
       signal: stop.signal,
       once: false,
     });

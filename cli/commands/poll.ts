@@ -79,7 +79,6 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
     store: new FileStateStore(statePath),
     publisher,
     now: Date.now,
-    sleep,
     signal: io.stopSignal,
     once: Boolean(options.once),
     observer: {

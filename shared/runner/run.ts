@@ -112,8 +112,11 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
     }
     const waitMs = targetMs - now();
     if (waitMs > 0) await options.sleep(waitMs);
+    if (options.signal?.aborted) break;
 
     const poll = await pollOnce(options, sample, emit);
+    // Stopped while asking: the answer (or its failure) is the stop's, not the API's.
+    if (options.signal?.aborted) break;
     samples += 1;
     if (poll.ok) {
       records += poll.records.length;
@@ -224,7 +227,11 @@ async function pollOnce(
     requests.map(async (request) => {
       const started = now();
       try {
-        const batch = await client.request(request, { deadlineMs, fields });
+        const batch = await client.request(request, {
+          deadlineMs,
+          fields,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
         emit({ type: 'fetch', sample, endpoint: request.endpoint, latencyMs: now() - started });
         return { ok: true as const, batch };
       } catch (error) {

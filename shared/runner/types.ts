@@ -9,7 +9,11 @@ import type { ParsedBatch, PollFailure } from '../records/types';
 export interface PollClient {
   request(
     request: ApiRequest,
-    options: { readonly deadlineMs: number; readonly fields?: ReadonlySet<string> },
+    options: {
+      readonly deadlineMs: number;
+      readonly fields?: ReadonlySet<string>;
+      readonly signal?: AbortSignal;
+    },
   ): Promise<ParsedBatch>;
 }
 
@@ -117,6 +121,11 @@ export interface RunOptions {
    * heartbeat), and renews the item's expiry. @default 600000
    */
   readonly stateRefreshMs?: number;
+  /**
+   * Ends the run early (a local poll stopped by Ctrl-C): requests in flight are cancelled, and
+   * a sample cut short changes nothing, so a stop never counts as a failed poll.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface RunSummary {

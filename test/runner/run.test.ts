@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiHttpError } from '../../shared/api/errors';
+import { ApiHttpError, ApiTimeoutError } from '../../shared/api/errors';
 import type { ApiRequest } from '../../shared/api/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import {
@@ -244,6 +244,22 @@ describe('Function: runSource', () => {
     expect(publisher.published.map((n) => n.rule)).toEqual(['too-many-ringing']);
     expect(summary.sent).toBe(1);
     expect((await store.load('live_calls')).owed).toEqual([]);
+  });
+
+  it('ends a run stopped while asking without counting the stop as a failed poll', async () => {
+    const clock = manualClock();
+    const stop = new AbortController();
+    const client: PollClient = {
+      async request(_request, options) {
+        expect(options.signal).toBe(stop.signal);
+        stop.abort();
+        throw new ApiTimeoutError({ endpoint: 'live_calls', reason: 'cancelled by the caller' });
+      },
+    };
+    const { run, store, publisher } = options({ client, ...clock, signal: stop.signal });
+    expect(await runSource(run)).toMatchObject({ samples: 0, failures: 0, sent: 0 });
+    expect(await store.load('live_calls')).toMatchObject({ revision: 0 });
+    expect(publisher.published).toEqual([]);
   });
 
   it('holds a resolved notification behind its firing still owed, then sends both in order', async () => {
