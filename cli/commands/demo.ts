@@ -33,6 +33,10 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
     options.config ?? 'telealert.yaml',
   );
 
+  if (watchedSources(rules).length === 0) {
+    io.stderr('demo: the rules file has no rules, so there is nothing to poll\n');
+    return EXIT.ok;
+  }
   const startMs = Date.now();
   const clock = fastClock(startMs, speed);
   const simulator = await startSimulator({

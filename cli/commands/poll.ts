@@ -10,7 +10,7 @@ import { loadUserConfig } from '../files';
 import { PrintingPublisher } from '../format';
 import type { Io } from '../io';
 import type { CliOptions } from '../main';
-import { abortableSleep, pollOnSchedule } from '../scheduler';
+import { abortableSleep, pollOnSchedule, watchedSources } from '../scheduler';
 import { withBaseUrl } from './config-override';
 
 const DEFAULT_STATE_FILE = '.telealert/state.json';
@@ -50,6 +50,10 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
     ? withBaseUrl(loaded.config, options['base-url'])
     : loaded.config;
   const config = options.once ? oneSample(overridden) : overridden;
+  if (watchedSources(config).length === 0) {
+    io.stderr('poll: the rules file has no rules, so there is nothing to poll\n');
+    return EXIT.ok;
+  }
   if (!io.env.TELEALERT_TOKEN?.trim()) {
     throw new CliError(
       'no API token: export TELEALERT_TOKEN=<the bearer token from the provider panel>',

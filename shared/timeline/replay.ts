@@ -8,7 +8,8 @@ export type ReplayStates = Partial<Record<SourceName, SourceState>>;
 
 /**
  * Folds `evaluate` over a timeline, each source with its own state, and returns every
- * notification in order: what `telealert replay` prints. Pure.
+ * notification in order: what `telealert replay` prints. A source no rule reads is never polled
+ * deployed, so its lines change nothing here either (no `source_unavailable` for it). Pure.
  */
 export function replayTimeline(
   config: Config,
@@ -26,7 +27,9 @@ export function replayWithState(
 ): { notifications: Notification[]; states: ReplayStates } {
   const states: ReplayStates = { ...initial };
   const notifications: Notification[] = [];
+  const watched = new Set(config.rules.map((rule) => rule.source));
   for (const entry of entries) {
+    if (!watched.has(entry.source)) continue;
     const result = evaluate(config, entry.source, entry.poll, entry.atMs, states[entry.source]);
     states[entry.source] = result.state;
     notifications.push(...result.notifications);

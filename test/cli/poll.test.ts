@@ -142,6 +142,16 @@ describe('Command: poll', () => {
     expect(io.err()).not.toContain(TOKEN);
   });
 
+  it('says there is nothing to poll and exits 0 when the rules file has no rules', async () => {
+    const empty = RULES.slice(0, RULES.indexOf('rules:')).concat('rules: []\n');
+    dir.write('empty.yaml', empty);
+    const io = memoryIo({ cwd: dir.path, env: { TELEALERT_TOKEN: TOKEN } });
+    const argv = ['poll', '--config', 'empty.yaml', '--base-url', sim.url, '--state', 'e.json'];
+    expect(await runCli(argv, io)).toBe(0);
+    expect(io.err()).toBe('poll: the rules file has no rules, so there is nothing to poll\n');
+    expect(io.outLines()).toEqual([]);
+  });
+
   it('keeps polling on the schedule without --once until Ctrl-C, then exits 0', async () => {
     const io = memoryIo({ cwd: dir.path, env: { TELEALERT_TOKEN: TOKEN } });
     // Ctrl-C as soon as the first notification is printed.
