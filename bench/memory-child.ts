@@ -16,6 +16,7 @@ import { TelephonyClient } from '../shared/api/client';
 import { loadConfigJsonFile } from '../shared/config/validate';
 import type { SourceState } from '../shared/engine/types';
 import { usedFields } from '../shared/engine/used-fields';
+import { peakRssBytes } from './peak-rss';
 import { evaluateBatch } from './pipeline';
 
 const [, , mode, baseUrl, token, nowText, rulesFile] = process.argv;
@@ -44,4 +45,4 @@ if (mode === '--api' && baseUrl && token && nowText && rulesFile) {
   };
   await invoke(nowMs, await invoke(nowMs - 60_000));
 }
-process.stdout.write(String(process.resourceUsage().maxRSS * 1024));
+process.stdout.write(String(peakRssBytes()));
