@@ -44,11 +44,10 @@ function prepareRule(
   const compiled = compileRule(rule, config.timezone);
   const perRecordLog = rule.source === 'payments' && rule.count === undefined;
   const lookbackStart = nowMs - config.sources.payments.lookbackMs;
+  // A payment past the lookback is forgotten only when this poll does not show it again
+  // (`settleRule`): one without `created_at`, dated by when it was last seen, may reappear.
   const existing = new Map<string, AlertInstance>();
-  for (const instance of previous) {
-    if (perRecordLog && forgotten(config, instance, nowMs)) continue;
-    existing.set(instance.key, instance);
-  }
+  for (const instance of previous) existing.set(instance.key, instance);
   const observed: ObservedRule = rule.count
     ? { compiled, distinct: rule.source === 'payments' }
     : {
@@ -82,6 +81,7 @@ function settleRule(
     if (observation === undefined && before !== undefined) {
       // A log keeps an absent payment untouched: only a sighting resolves it. One already seen
       // no longer matching, held only by keepFiring, resolves once that has passed (`step`).
+      if (perRecordLog && forgotten(config, before, nowMs)) continue;
       if (perRecordLog && !(before.state === 'firing' && before.lastSeenAt > before.lastTrueAt)) {
         instances.push(before);
         continue;

@@ -203,6 +203,28 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['0 firing stuck{id=p1}', '10 resolved stuck{id=p1}']);
   });
 
+  it('keeps a payment without created_at that reappears after the lookback, and resolves it', () => {
+    const hour = 60 * MINUTE;
+    const cfg = config([{ name: 'stuck', source: 'payments', where: { status: 'pending' } }], {
+      sources: {
+        live_calls: { everyMs: MINUTE, samples: 1, query: {} },
+        payments: { everyMs: 5 * MINUTE, lookbackMs: hour },
+      },
+    });
+    const p = (status: string) => payment('p1', { status });
+    const { seen } = run(
+      cfg,
+      [
+        [0, ok(p('pending'))],
+        [50, ok(p('pending'))],
+        [100, ok()],
+        [115, ok(p('success'))],
+      ],
+      'payments',
+    );
+    expect(seen).toEqual(['0 firing stuck{id=p1}', '115 resolved stuck{id=p1}']);
+  });
+
   it('stores a firing payment without its record and tells the payment as seen when notifying', () => {
     const cfg = config([
       {
