@@ -52,8 +52,12 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters`;
       return `must be at most ${String(issue.maximum)}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_value': {
+      const values = issue.values.map(String).join(', ');
+      return issue.input === undefined
+        ? `is required: one of ${values}`
+        : `must be one of ${values}`;
+    }
     case 'invalid_union':
       return 'must be text or a number';
     default:

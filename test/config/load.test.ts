@@ -156,6 +156,13 @@ rules:
     ]);
   });
 
+  it('says a missing enumerated key is required, and which values it takes', () => {
+    const lines = errorsOf(MINIMAL.replace('    source: live_calls\n', ''));
+    expect(lines).toEqual([
+      'telealert.yaml: rules[0].source: is required: one of live_calls, payments',
+    ]);
+  });
+
   it('reports the issues inside a section beside an unknown key of it or of its parent', () => {
     const lines = errorsOf(`
 api: { baseUrl: https://api.example.com, tokenParameter: /t }
