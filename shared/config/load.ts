@@ -12,10 +12,10 @@ function readYaml(text: string): { data?: unknown; issues: ConfigIssue[] } {
     return {
       issues: doc.errors.map((error) => {
         const { line, col } = lineCounter.linePos(error.pos[0]);
-        const message = (error.message.split('\n')[0] ?? '').replace(
-          / at line \d+, column \d+:?$/,
-          '',
-        );
+        const message =
+          error.code === 'MULTIPLE_DOCS'
+            ? 'the file holds several documents (a second ---): a rules file is one document'
+            : (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
         return { path: '', message: `YAML: ${message}`, line, col };
       }),
     };

@@ -359,6 +359,12 @@ rules: []
     expect(lines[0]).toMatch(/^telealert\.yaml:\d+:\d+: YAML: /);
   });
 
+  it('refuses a file of several YAML documents in words of its own', () => {
+    expect(errorsOf(`${MINIMAL}---\nrules: []\n`)).toEqual([
+      'telealert.yaml:12:1: YAML: the file holds several documents (a second ---): a rules file is one document',
+    ]);
+  });
+
   it('reports duplicate keys as a YAML error', () => {
     expect(errorsOf(`${MINIMAL}timezone: UTC\ntimezone: UTC\n`)[0]).toMatch(
       /^telealert\.yaml:13:1: YAML: Map keys must be unique/,
