@@ -23,6 +23,13 @@ export class TelealertStack extends Stack {
         value: topic.topicArn,
       });
     }
+    for (const [name, topic] of Object.entries(this.alerting.alarmTopics)) {
+      if (topic === this.alerting.topics[name]) continue;
+      new CfnOutput(this, `AlarmTopicArn-${name}`, {
+        description: `SNS topic of telealert's own alarms for channel ${name} (it has minSeverity)`,
+        value: topic.topicArn,
+      });
+    }
     new CfnOutput(this, 'TableName', {
       description: 'DynamoDB table with alert state and owed notifications',
       value: this.alerting.table.tableName,

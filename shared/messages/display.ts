@@ -14,11 +14,20 @@ const SHOWN_PREFIX = 200;
  */
 export function shownValue(text: string): string {
   if (text.length <= MAX_SHOWN_LENGTH && PRINTABLE_ASCII.test(text)) return text;
-  const line = text.toWellFormed().replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' ');
+  const line = onOneLine(text);
   if (line.length <= MAX_SHOWN_LENGTH) return line;
   let end = SHOWN_PREFIX;
   const last = line.charCodeAt(end - 1);
   // Never half a surrogate pair.
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return `${line.slice(0, end)}… (${line.length} characters)`;
+}
+
+/**
+ * `text` on one line, whole: each line break or control character a space, well-formed UTF-16.
+ * For what a message must show in full (an alert key), where `shownValue` would cut.
+ */
+export function onOneLine(text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return text;
+  return text.toWellFormed().replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' ');
 }

@@ -1,5 +1,6 @@
 import { formatDuration } from '../time/duration';
 import { formatInZone } from '../time/zone';
+import { onOneLine, shownValue } from './display';
 import type { MessageInput } from './types';
 import { conditionWords, RECORD_NOUN, thresholdText } from './words';
 
@@ -84,8 +85,9 @@ export function renderText(
   const out: string[] = [`${status}: ${input.ruleName} (${input.severity})`, headline];
   if (summary) out.push(summary);
   out.push('');
+  // Labels and the key carry API values: each shown on its line, never adding lines of its own.
   const labels = Object.entries(input.labels)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${k}=${shownValue(v)}`)
     .join(', ');
   const times: (readonly [string, string])[] = [['Active since', at(input.activeAtMs)]];
   if (input.firedAtMs !== undefined) times.push(['Firing since', at(input.firedAtMs)]);
@@ -105,9 +107,10 @@ export function renderText(
   const details = Object.entries(input.context);
   if (details.length > 0) {
     out.push('', input.rule?.count === undefined && input.rule ? 'Record:' : 'Details:');
-    out.push(...rows(details).map((line) => `  ${line}`));
+    const shown = details.map(([field, value]) => [field, shownValue(value)] as const);
+    out.push(...rows(shown).map((line) => `  ${line}`));
   }
   out.push('', 'What to check:', ...whatToCheck(input).map((line) => `  - ${line}`));
-  out.push('', `Alert key: ${input.key}`, `Times are in ${zone}.`);
+  out.push('', `Alert key: ${onOneLine(input.key)}`, `Times are in ${zone}.`);
   return out.join('\n');
 }

@@ -465,11 +465,16 @@ describe('Construct: TelealertAlerting', () => {
   });
 
   describe('outputs', () => {
-    it('outputs the topic ARNs, the table name and the dashboard URL', () => {
+    it('outputs the topic ARNs (the alarm topic of a filtered channel too), the table name and the dashboard URL', () => {
       template.hasOutput('TopicArnoncall', {
         Value: ref(stack.alerting.topics.oncall?.topicArn ?? ''),
       });
       template.hasOutput('TopicArnfinance', { Value: Match.anyValue() });
+      // oncall has minSeverity and takes the alarms: its alarm topic is an output of its own.
+      template.hasOutput('AlarmTopicArnoncall', {
+        Value: ref(stack.alerting.alarmTopics.oncall?.topicArn ?? ''),
+      });
+      expect(Object.keys(template.findOutputs('AlarmTopicArnfinance'))).toEqual([]);
       template.hasOutput('TableName', { Value: ref(stack.alerting.table.tableName) });
       const url = JSON.stringify(template.findOutputs('DashboardUrl'));
       expect(url).toContain('#dashboards:name=');

@@ -103,6 +103,22 @@ describe('Function: renderMessage', () => {
     );
   });
 
+  it('never lets an API value add lines of its own to the email text', () => {
+    const values = fc.dictionary(fc.constantFrom(...fields), anyText, { maxKeys: 8 });
+    fc.assert(
+      fc.property(base, values, anyText, (input, context, label) => {
+        const labels = Object.fromEntries(Object.keys(input.labels).map((key) => [key, label]));
+        const withValues = { ...input, context, labels, key: `${input.ruleName}{x=${label}}` };
+        const plain = (record: Record<string, string>) =>
+          Object.fromEntries(Object.keys(record).map((key) => [key, 'x']));
+        const withX = { ...withValues, context: plain(context), labels: plain(labels), key: 'k' };
+        const lines = (message: MessageInput) => renderMessage(message).text.split('\n').length;
+        expect(lines(withValues)).toBe(lines(withX));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('keeps every subject ASCII, one line and under 100 characters', () => {
     fc.assert(
       fc.property(arbitraryInput, (input) => {
