@@ -118,8 +118,11 @@ export function step(
     : previous;
   if (seen.state === 'pending') return { next: undefined };
   // Held by keepFiring: still firing, but no repeat goes out while the condition is false (a
-  // repeat would claim a breach that is not happening).
-  if (nowMs - seen.lastTrueAt < rule.keepFiringMs) return { next: seen };
+  // repeat would claim a breach that is not happening). A compact instance keeps the record as
+  // seen now meanwhile: a payment may resolve later without being seen again.
+  if (nowMs - seen.lastTrueAt < rule.keepFiringMs) {
+    return { next: observation?.compactContext === true ? told(seen, observation) : seen };
+  }
   if (!rule.resolved) return { next: undefined };
   return {
     next: undefined,

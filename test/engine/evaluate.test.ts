@@ -203,6 +203,32 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['0 firing stuck{id=p1}', '10 resolved stuck{id=p1}']);
   });
 
+  it('tells the record last seen when a payment held by keepFiring resolves while absent', () => {
+    const cfg = config([
+      {
+        name: 'stuck',
+        source: 'payments',
+        where: { status: 'pending' },
+        keepFiringMs: 5 * MINUTE,
+      },
+    ]);
+    const p = (status: string) => payment('p1', { status, amount_paid: '2500' }, T0);
+    const { seen, all, state } = run(
+      cfg,
+      [
+        [0, ok(p('pending'))],
+        [2, ok(p('success'))],
+        [10, ok()],
+      ],
+      'payments',
+    );
+    expect(seen).toEqual(['0 firing stuck{id=p1}', '10 resolved stuck{id=p1}']);
+    const resolved = all.find((n) => n.status === 'resolved');
+    expect(resolved?.text).toMatch(/amount_paid: +2500\.00/);
+    expect(resolved?.text).toMatch(/status: +success/);
+    expect(state?.alerts).toEqual({});
+  });
+
   it('keeps a payment without created_at that reappears after the lookback, and resolves it', () => {
     const hour = 60 * MINUTE;
     const cfg = config([{ name: 'stuck', source: 'payments', where: { status: 'pending' } }], {
