@@ -66,17 +66,24 @@ export async function pollOnSchedule(options: LocalPollOptions): Promise<RunSumm
   return summaries;
 }
 
-/** A sleep of real time that ends early, without error, when the signal aborts. */
-export function abortableSleep(signal: AbortSignal, scale = 1): (ms: number) => Promise<void> {
-  return (ms) =>
+/**
+ * A sleep of real time (`ms / scale`) that ends early, without error, when the signal aborts,
+ * or the one a caller passes along (the API client's retry wait passes its request's).
+ */
+export function abortableSleep(
+  signal: AbortSignal,
+  scale = 1,
+): (ms: number, also?: AbortSignal) => Promise<void> {
+  return (ms, also) =>
     new Promise((resolve) => {
-      if (signal.aborted) return resolve();
+      const stop = also === undefined ? signal : AbortSignal.any([signal, also]);
+      if (stop.aborted) return resolve();
       const timer = setTimeout(done, Math.max(0, ms / scale));
       function done() {
         clearTimeout(timer);
-        signal.removeEventListener('abort', done);
+        stop.removeEventListener('abort', done);
         resolve();
       }
-      signal.addEventListener('abort', done, { once: true });
+      stop.addEventListener('abort', done, { once: true });
     });
 }

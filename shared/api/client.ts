@@ -45,8 +45,11 @@ export interface TelephonyClientOptions {
   readonly transport?: HttpGet;
   /** Shorthand for `transport: fetchHttpGet(fetch)`; `transport` wins when both are given. */
   readonly fetch?: typeof globalThis.fetch;
-  /** @default setTimeout-based */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Waits between attempts; given the request's signal, a wait ends when it aborts.
+   * @default setTimeout-based, ended by the signal
+   */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** @default Math.random */
   readonly random?: () => number;
   /** Epoch ms. @default Date.now */
@@ -83,7 +86,7 @@ export class TelephonyClient {
   readonly #backoff: BackoffOptions;
   readonly #minAttemptMs: number;
   readonly #get: HttpGet;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #random: () => number;
   readonly #now: () => number;
   readonly #observer: ((event: AttemptEvent) => void) | undefined;
@@ -101,7 +104,7 @@ export class TelephonyClient {
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#minAttemptMs = options.minAttemptMs ?? 250;
     this.#get = options.transport ?? (options.fetch ? fetchHttpGet(options.fetch) : nodeHttpGet);
-    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#sleep = options.sleep ?? waitUnlessAborted;
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.#observer = options.observer;
@@ -157,7 +160,9 @@ export class TelephonyClient {
       const delay = asked ?? backoffDelay(retries, this.#backoff, this.#random);
       if (this.#now() + delay + this.#minAttemptMs > options.deadlineMs) throw last;
       retries += 1;
-      await this.#sleep(delay);
+      // A caller that gives up (Ctrl-C, a sibling source's failure) ends the wait, and the retry.
+      await this.#sleep(delay, options.signal);
+      if (options.signal?.aborted) throw last;
     }
   }
 
@@ -282,4 +287,18 @@ export class TelephonyClient {
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** `ms` of waiting that ends early, without error, when `signal` aborts. */
+function waitUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -177,6 +177,29 @@ describe('Class: TelephonyClient', () => {
     });
   });
 
+  describe('Option: sleep (the default)', () => {
+    it('ends a wait between attempts when the caller cancels, without another attempt', async () => {
+      const controller = new AbortController();
+      const { fetch, calls } = scriptedFetch(json({ message: 'down' }, 503));
+      const client = new TelephonyClient({
+        baseUrl: 'https://api.example.com',
+        tokenSource: tokens(TOKEN),
+        fetch,
+        random: () => 0.5,
+        // Ten minutes between attempts: the test would time out waiting for the second.
+        backoff: { baseMs: 1_200_000, capMs: 1_200_000 },
+      });
+      const asked = client.liveCalls(
+        {},
+        { deadlineMs: Date.now() + 3_600_000, signal: controller.signal },
+      );
+      setTimeout(() => controller.abort(), 20);
+      const error = await caught(asked);
+      expect(error).toBeInstanceOf(ApiHttpError);
+      expect(calls).toHaveLength(1);
+    });
+  });
+
   describe('Method: request (429)', () => {
     it('waits the Retry-After seconds when they fit in the budget', async () => {
       const { client, time, deadlineMs } = setup([
