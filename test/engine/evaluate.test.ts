@@ -23,6 +23,13 @@ function run(cfg: Config, steps: readonly Step[], source: SourceName = 'live_cal
   return { seen, state, all };
 }
 
+/** Payments pending fire per payment, held five minutes by keepFiring. */
+function heldForFiveMinutes(): Config {
+  return config([
+    { name: 'stuck', source: 'payments', where: { status: 'pending' }, keepFiringMs: 5 * MINUTE },
+  ]);
+}
+
 describe('Function: evaluate', () => {
   it('fires once the condition held for the whole for-duration', () => {
     const cfg = config([{ name: 'long', where: { state: 'Ringing' }, forMs: 2 * MINUTE }]);
@@ -180,14 +187,7 @@ describe('Function: evaluate', () => {
   });
 
   it('resolves an absent payment last seen paid once keepFiring has passed', () => {
-    const cfg = config([
-      {
-        name: 'stuck',
-        source: 'payments',
-        where: { status: 'pending' },
-        keepFiringMs: 5 * MINUTE,
-      },
-    ]);
+    const cfg = heldForFiveMinutes();
     const p = (status: string) => payment('p1', { status }, T0);
     const { seen } = run(
       cfg,
@@ -204,14 +204,7 @@ describe('Function: evaluate', () => {
   });
 
   it('tells the record last seen when a payment held by keepFiring resolves while absent', () => {
-    const cfg = config([
-      {
-        name: 'stuck',
-        source: 'payments',
-        where: { status: 'pending' },
-        keepFiringMs: 5 * MINUTE,
-      },
-    ]);
+    const cfg = heldForFiveMinutes();
     const p = (status: string) => payment('p1', { status, amount_paid: '2500' }, T0);
     const { seen, all, state } = run(
       cfg,
