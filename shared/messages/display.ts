@@ -1,3 +1,4 @@
+import { startOf } from '../records/bounded';
 import { PRINTABLE_ASCII } from './sms';
 
 /** The longest field value a message shows whole. */
@@ -16,11 +17,7 @@ export function shownValue(text: string): string {
   if (text.length <= MAX_SHOWN_LENGTH && PRINTABLE_ASCII.test(text)) return text;
   const line = onOneLine(text);
   if (line.length <= MAX_SHOWN_LENGTH) return line;
-  let end = SHOWN_PREFIX;
-  const last = line.charCodeAt(end - 1);
-  // Never half a surrogate pair.
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${line.slice(0, end)}… (${line.length} characters)`;
+  return `${startOf(line, SHOWN_PREFIX)}… (${line.length} characters)`;
 }
 
 /**

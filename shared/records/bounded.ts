@@ -13,11 +13,13 @@ const KEPT_PREFIX = 96;
 /** `text` when it is at most `MAX_KEPT_LENGTH` long; else its start, `…#` and a digest of it. */
 export function boundedText(text: string): string {
   if (text.length <= MAX_KEPT_LENGTH) return text;
-  let end = KEPT_PREFIX;
-  const last = text.charCodeAt(end - 1);
-  // Never half a surrogate pair.
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…#${digest(text)}`;
+  return `${startOf(text, KEPT_PREFIX)}…#${digest(text)}`;
+}
+
+/** The first `length` UTF-16 units of `text`, one fewer rather than half a surrogate pair. */
+export function startOf(text: string, length: number): string {
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
 /**
