@@ -26,7 +26,12 @@ const KIND_WORDS: Readonly<Record<FieldKind, string>> = {
   direction: '1, 2, inbound or outbound',
 };
 
-type Checked<T> = { readonly value?: T; readonly message?: string };
+/** A value, or why not: `message` about the whole, `items` about list items by index. */
+type Checked<T> = {
+  readonly value?: T;
+  readonly message?: string;
+  readonly items?: readonly { readonly index: number; readonly message: string }[];
+};
 
 function scalarText(input: unknown): string | undefined {
   if (typeof input === 'string') return input.trim();
@@ -44,13 +49,15 @@ export function readCondition(field: string, kind: FieldKind, input: unknown): C
   if (Array.isArray(input)) {
     if (input.length === 0) return { message: 'an empty list matches nothing; list some values' };
     const values: string[] = [];
-    for (const item of input) {
+    const items: { index: number; message: string }[] = [];
+    for (const [index, item] of input.entries()) {
       const text = scalarText(item);
-      if (text === undefined) return { message: 'list items must be text, numbers or booleans' };
-      if (readConditionValue(kind, text) === undefined) return { message: unreadable(kind, text) };
-      values.push(text);
+      if (text === undefined) items.push({ index, message: 'must be text, a number or a boolean' });
+      else if (readConditionValue(kind, text) === undefined)
+        items.push({ index, message: unreadable(kind, text) });
+      else values.push(text);
     }
-    return { value: { kind: 'equals', values } };
+    return items.length > 0 ? { items } : { value: { kind: 'equals', values } };
   }
   const text = scalarText(input);
   if (text === undefined) {
@@ -137,7 +144,8 @@ export function checkRule(
       }
       const condition = readCondition(field, kind, input);
       if (condition.message !== undefined) issue(['where', field], condition.message);
-      else if (condition.value) where[field] = condition.value;
+      for (const item of condition.items ?? []) issue(['where', field, item.index], item.message);
+      if (condition.value) where[field] = condition.value;
     }
   }
 

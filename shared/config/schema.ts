@@ -138,21 +138,40 @@ export function readTimeZone(input: unknown): Read<string> {
 const E164 = /^\+[1-9]\d{7,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * A list of `read` items (or one item alone). Every bad item is its own issue at its own path
+ * (`sms[1]`, counting from 0 like `rules[0]`), so one run of `validate` shows them all.
+ */
 function list<T>(read: (item: unknown) => Read<T>, what: string) {
-  return custom<readonly T[]>((input) => {
-    if (input === undefined) return { ok: true, value: [] };
-    const items = Array.isArray(input) ? input : [input];
-    const values: T[] = [];
-    for (const [index, item] of items.entries()) {
-      const result = read(item);
-      const where = Array.isArray(input) ? `item ${index + 1}: ` : '';
-      if (!result.ok) return { ok: false, message: `${where}${result.message}` };
-      values.push(result.value);
-    }
-    if (new Set(values).size !== values.length)
-      return { ok: false, message: `lists a ${what} twice` };
-    return { ok: true, value: values };
-  });
+  return z.pipe(
+    z.optional(z.unknown()),
+    z.transform((input, ctx): readonly T[] => {
+      if (input === undefined) return [];
+      const items = Array.isArray(input) ? input : [input];
+      const values: T[] = [];
+      const firstAt = new Map<T, number>();
+      let failed = false;
+      for (const [index, item] of items.entries()) {
+        const path = Array.isArray(input) ? [index] : [];
+        const result = read(item);
+        if (!result.ok) {
+          failed = true;
+          ctx.issues.push({ code: 'custom', message: result.message, input: item, path });
+          continue;
+        }
+        const first = firstAt.get(result.value);
+        if (first !== undefined) {
+          failed = true;
+          const message = `lists the ${what} ${JSON.stringify(result.value)} twice (also [${first}])`;
+          ctx.issues.push({ code: 'custom', message, input: item, path });
+          continue;
+        }
+        firstAt.set(result.value, index);
+        values.push(result.value);
+      }
+      return failed ? z.NEVER : values;
+    }),
+  );
 }
 
 function readPhone(input: unknown): Read<string> {
