@@ -58,6 +58,13 @@ function told(instance: AlertInstance, observation: Observation): AlertInstance 
     : { ...instance, context: observation.context };
 }
 
+/** Holding again ends a keepFiring hold: the next dip is measured afresh. */
+function unheld(instance: AlertInstance): AlertInstance {
+  if (instance.keepFiringSince === undefined) return instance;
+  const { keepFiringSince: _ended, ...rest } = instance;
+  return rest;
+}
+
 /**
  * One alert instance through one evaluation (contract section 3, prometheus' state machine):
  * - inactive -> pending when the condition first holds (`activeAt` = now);
@@ -65,9 +72,11 @@ function told(instance: AlertInstance, observation: Observation): AlertInstance 
  *   `for` is 0); a pending instance whose condition stops holding is dropped silently;
  * - while firing, a repeat at the first evaluation where `now - lastSentAt >= repeat` and the
  *   condition holds (an instance held only by `keepFiring` does not repeat);
- * - firing -> resolved at the first evaluation where the condition does not hold and has not
- *   held for `keepFiring` (`now - lastTrueAt >= keepFiring`); the `resolved` notification is
- *   owed unless the rule says `resolved: false`.
+ * - firing -> resolved at the first evaluation where the condition has not held for
+ *   `keepFiring`, measured as prometheus' `keep_firing_for` is: from the first evaluation where
+ *   it stopped holding (`keepFiringSince`), so `now - keepFiringSince >= keepFiring`. With
+ *   `keepFiring` one evaluation interval long, the first false evaluation still fires and the
+ *   next resolves. The `resolved` notification is owed unless the rule says `resolved: false`.
  *
  * `observation` undefined means the instance was not seen at all and, for a snapshot
  * source, that its condition no longer holds. Pure: the previous instance is not modified.
@@ -93,7 +102,12 @@ export function step(
             lastSeenAt: nowMs,
             context: stored(observation),
           }
-        : { ...previous, lastTrueAt: nowMs, lastSeenAt: nowMs, context: stored(observation) };
+        : {
+            ...unheld(previous),
+            lastTrueAt: nowMs,
+            lastSeenAt: nowMs,
+            context: stored(observation),
+          };
     if (observation.value !== undefined) seen.value = observation.value;
     if (observation.createdAtMs !== undefined) seen.createdAtMs = observation.createdAtMs;
     if (seen.state === 'firing') return stillFiring(rule, seen, nowMs, observation);
@@ -108,19 +122,25 @@ export function step(
     return { next: fired, notify: 'firing', about: told(fired, observation) };
   }
   if (previous === undefined) return { next: undefined };
+  if (previous.state === 'pending') return { next: undefined };
+  // The first evaluation where the condition does not hold starts the hold (so does the next
+  // one for a state written before `keepFiringSince` existed).
+  const since = previous.keepFiringSince ?? nowMs;
   const seen: AlertInstance = observation
     ? {
         ...previous,
         lastSeenAt: nowMs,
+        keepFiringSince: since,
         context: stored(observation),
         ...(observation.value === undefined ? {} : { value: observation.value }),
       }
-    : previous;
-  if (seen.state === 'pending') return { next: undefined };
+    : since === previous.keepFiringSince
+      ? previous
+      : { ...previous, keepFiringSince: since };
   // Held by keepFiring: still firing, but no repeat goes out while the condition is false (a
   // repeat would claim a breach that is not happening). A compact instance keeps the record as
   // seen now meanwhile: a payment may resolve later without being seen again.
-  if (nowMs - seen.lastTrueAt < rule.keepFiringMs) {
+  if (nowMs - since < rule.keepFiringMs) {
     return { next: observation?.compactContext === true ? told(seen, observation) : seen };
   }
   if (!rule.resolved) return { next: undefined };

@@ -37,8 +37,13 @@ export interface AlertInstance {
   readonly firedAt?: number;
   /** Last time a firing notification went out. */
   readonly lastSentAt?: number;
-  /** Last evaluation at which the condition held (keepFiring). */
+  /** Last evaluation at which the condition held. */
   readonly lastTrueAt: number;
+  /**
+   * First evaluation at which a firing instance's condition no longer held (prometheus'
+   * `KeepFiringSince`): `keepFiring` is measured from it. Absent while the condition holds.
+   */
+  readonly keepFiringSince?: number;
   /** Last time the record/group was seen (payments are forgotten after the lookback). */
   readonly lastSeenAt: number;
   /** A payment's `created_at` (epoch ms): the lookback forgets instances by it. */

@@ -74,7 +74,7 @@ describe('Function: evaluate', () => {
       [4, ok()],
       [5, ok()],
     ]);
-    expect(seen).toEqual(['0 firing k{call_id=a}', '4 resolved k{call_id=a}']);
+    expect(seen).toEqual(['0 firing k{call_id=a}', '5 resolved k{call_id=a}']);
   });
 
   it('sends no resolved notification when the rule says resolved: false', () => {
