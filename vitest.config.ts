@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { requireNode } from './cli/node-version.js';
+
+// `npx vitest` directly skips npm's pretest check; on an old Node vitest would fail deep inside.
+requireNode();
 
 export default defineConfig({
   test: {
