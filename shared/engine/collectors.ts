@@ -2,6 +2,7 @@ import { fieldKind, type RecordPredicate } from '../conditions/compile';
 import { NO_RAW_VALUE, type RecordBatch } from '../records/batch';
 import { boundedText } from '../records/bounded';
 import { IDENTITY_FIELD } from '../records/fields';
+import { phoneListIdentity } from '../records/phone';
 import {
   aggregateContext,
   type CompiledRule,
@@ -167,11 +168,19 @@ interface Group {
   readonly ids: Identities;
 }
 
-/** A group label value: the display text of the field of row `index`. */
-function labelOf(records: RecordBatch, index: number, field: string): string {
+/**
+ * A group label value of row `index`: one text for one value however the API writes it, so a
+ * group keeps its key from poll to poll. Field values come normalised by kind (phones
+ * canonical, money, numbers and times as their canonical text); a list of phones is sorted and
+ * de-duplicated (`phoneListIdentity`); the identity field is the row's identity
+ * (`1763700259.430` and the JSON number `1763700259.43` are one call). Text is folded to lower
+ * case by the caller (`groupOf`).
+ */
+function labelOf(records: RecordBatch, index: number, field: string, identity: string): string {
+  if (field === identity) return records.key(index);
   const value = records.value(index, field);
   if (value === undefined) return '';
-  return Array.isArray(value) ? value.join(',') : String(value);
+  return Array.isArray(value) ? phoneListIdentity(value) : String(value);
 }
 
 /** What a label groups by: text case-insensitively, anything else as displayed. */
@@ -206,10 +215,13 @@ class GroupCollector implements Collector {
   readonly #groupOfLabel = new Map<string, string>();
   readonly #repeats: Repeats;
   readonly #records: RecordBatch;
+  /** The source's identity field: grouped by the row's identity, not its text. */
+  readonly #identity: string;
 
   constructor(compiled: CompiledRule, records: RecordBatch, repeats: Repeats) {
     this.#compiled = compiled;
     this.#records = records;
+    this.#identity = IDENTITY_FIELD[compiled.rule.source] ?? 'id';
     this.#repeats = repeats;
     this.where = compiled.where;
     this.#folded = compiled.rule.groupBy.map(
@@ -248,7 +260,7 @@ class GroupCollector implements Collector {
         known.ids.add(records.key(index), repeats);
         return;
       }
-      const label = labelOf(records, index, field);
+      const label = labelOf(records, index, field, this.#identity);
       let group = this.#groupOfLabel.get(label);
       if (group === undefined) {
         group = this.#folded[0] ? label.toLowerCase() : label;
@@ -257,7 +269,7 @@ class GroupCollector implements Collector {
       id = group;
     } else {
       groupBy.forEach((field, position) => {
-        const label = labelOf(records, index, field);
+        const label = labelOf(records, index, field, this.#identity);
         const group = this.#folded[position] ? label.toLowerCase() : label;
         id += `${group.length}:${group}`;
       });
@@ -268,7 +280,7 @@ class GroupCollector implements Collector {
       const canonical: Record<string, string> = {};
       for (const field of groupBy) {
         // Bounded after folding, so a long label's digest is of the text it groups by.
-        const label = labelOf(records, index, field);
+        const label = labelOf(records, index, field, this.#identity);
         labels[field] = boundedText(label);
         canonical[field] = boundedText(groupOf(this.#compiled, field, label));
       }

@@ -67,6 +67,16 @@ export function canonicalPhones(input: string | number): string[] {
 }
 
 /**
+ * The one identity of a list of canonical phones, whatever order and repeats the API sends it
+ * in (`+919812300011,+919812300012` and `919812300012, 9812300011` are one list once
+ * canonical): sorted, de-duplicated, joined by `,`. What a group of `destination` is keyed by.
+ */
+export function phoneListIdentity(phones: readonly string[]): string {
+  if (phones.length === 1) return phones[0] as string;
+  return [...new Set(phones)].sort().join(',');
+}
+
+/**
  * True only for text `canonicalPhone` returns unchanged, found without building anything: a
  * number already canonical (`+918000000001`, a short code `101`), as every normalised record
  * phone is. False tells nothing: the caller canonicalises.
