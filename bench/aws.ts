@@ -1,5 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -7,7 +6,6 @@ import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/clien
 import type { Context, SQSEvent } from 'aws-lambda';
 import { sqsSampleQueue } from '../functions/adapters/sqs-samples';
 import { createPollerHandler, type PollerWiring } from '../functions/handler';
-import { POLLER_ENVIRONMENT } from '../infra/poller';
 import { readConfigData } from '../shared/config/load';
 import type { Config, SourceName } from '../shared/config/types';
 import { validateConfig } from '../shared/config/validate';
@@ -318,115 +316,5 @@ export async function measureWarm(
     ssmCalls: last.ssm,
     sqsSends: last.sqs,
     notifications: last.notifications,
-  };
-}
-
-export interface ColdFigure {
-  readonly source: string;
-  readonly sdk: 'bundled' | 'external';
-  readonly bytes: number;
-  readonly runs: number;
-  /** Spawn to the first invocation's return. */
-  readonly coldMs: number;
-  /** Of which the bundle's import (module evaluation, no I/O). */
-  readonly importMs: number;
-  readonly bareMs: number;
-  readonly ratio: number;
-}
-
-/**
- * One fresh `node` importing the bundle and invoking its handler once; milliseconds from spawn
- * to the handler's return (the child then exits at once instead of waiting for the SDK's
- * keep-alive sockets). Asynchronous: the simulator answering it lives in this process.
- */
-async function coldOnce(
-  file: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ totalMs: number; importMs: number }> {
-  const script = `
-const started = performance.now();
-const { handler } = await import(${JSON.stringify(`file://${file}`)});
-const importMs = performance.now() - started;
-const summary = await handler({ id: 'cold' }, { awsRequestId: 'cold', functionName: 'bench',
-  getRemainingTimeInMillis: () => 55000 });
-process.stdout.write(JSON.stringify({ ...summary, importMs }), () => process.exit(0));`;
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const elapsed = performance.now() - started;
-  const summary =
-    code === 0 ? (JSON.parse(stdout) as { failures?: number; importMs: number }) : undefined;
-  if (summary?.failures !== 0) {
-    throw new Error(`cold start of ${file} failed (${code}): ${stdout} ${stderr.slice(-2000)}`);
-  }
-  return { totalMs: elapsed, importMs: summary.importMs };
-}
-
-/** A fresh `node -e 0`: the floor any process start pays. */
-export function bareStartMs(runs: number): number {
-  const times: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const started = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
-
-/**
- * Cold start proxy of one bundle: the median wall time of a fresh process that imports it and
- * runs one invocation (one sample) against the simulator and moto, next to a bare start.
- * Bundles built without the SDK sit under node_modules so that `@aws-sdk/*` resolves there, as
- * the Lambda runtime provides it.
- */
-export async function measureCold(
-  loopback: Loopback,
-  directory: string,
-  asset: { source: string; file: string; bytes: number },
-  sdk: 'bundled' | 'external',
-  runs: number,
-  bareMs: number,
-): Promise<ColdFigure> {
-  mkdirSync(directory, { recursive: true });
-  const rulesFile = join(directory, `cold-${asset.source}.json`);
-  writeFileSync(rulesFile, JSON.stringify(loopback.rules(1)));
-  const env = {
-    ...process.env,
-    TELEALERT_CONFIG_FILE: rulesFile,
-    TELEALERT_TABLE: loopback.stack.tableName,
-    TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    // As deployed (the bundles carry their source map beside them).
-    ...POLLER_ENVIRONMENT,
-  };
-  const times: number[] = [];
-  const imports: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const { totalMs, importMs } = await coldOnce(asset.file, env);
-    times.push(totalMs);
-    imports.push(importMs);
-  }
-  const coldMs = median(times);
-  return {
-    source: asset.source,
-    sdk,
-    bytes: asset.bytes,
-    runs,
-    coldMs: round(coldMs, 1),
-    importMs: round(median(imports), 1),
-    bareMs: round(bareMs, 1),
-    ratio: round(coldMs / bareMs),
   };
 }

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Loopback, measureCold, startLoopback } from '../../bench/aws';
+import { type Loopback, startLoopback } from '../../bench/aws';
+import { measureColdStarts } from '../../bench/cold';
 import { bundleFloor } from '../../bench/floor';
 import { measureDeployedMemory } from '../../bench/memory';
 import { PAYMENTS_COUNT } from '../../bench/processing';
@@ -38,10 +39,18 @@ describe('the cold start floor of the bench', () => {
     'makes the first run calls in a fresh process with the SDK %s',
     async (sdk) => {
       const asset = await bundleFloor(join(directory, sdk), sdk);
+      const rules = join(directory, `floor-${sdk}.json`);
+      writeFileSync(rules, JSON.stringify(loopback.rules(1)));
       const requestsBefore = loopback.requests();
-      const figure = await measureCold(loopback, directory, asset, sdk, 1, 1);
+      const [figure] = await measureColdStarts(
+        loopback,
+        [{ ...asset, sdk, env: { TELEALERT_CONFIG_FILE: rules } }],
+        1,
+        0,
+      );
       expect(figure).toMatchObject({ source: 'sdk-floor', sdk, runs: 1 });
-      expect(figure.coldMs).toBeGreaterThan(0);
+      expect(figure?.importMs).toBeGreaterThan(0);
+      expect(figure?.firstRunMs).toBeGreaterThan(0);
       // The token from SSM opened the simulator (the floor refuses any answer but a 200), and
       // the answer's size reached DynamoDB.
       expect(loopback.requests()).toBe(requestsBefore + 1);
