@@ -223,7 +223,7 @@ export async function measureWarm(
       ...wiring,
       publisher: {
         publish: (notifications) => {
-          sent.push(...notifications);
+          for (const notification of notifications) sent.push(notification);
           return publisher.publish(notifications);
         },
       },

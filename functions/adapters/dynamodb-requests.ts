@@ -47,7 +47,8 @@ export async function queryPartition(
         }),
       ),
     );
-    items.push(...(page.Items ?? []));
+    // One at a time: a page of small items is thousands, too many to spread into push().
+    for (const item of page.Items ?? []) items.push(item);
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
   return items;

@@ -41,7 +41,8 @@ function take<T>(
   issues: ConfigIssue[],
   result: { value?: T; issues: ConfigIssue[] },
 ): T | undefined {
-  issues.push(...result.issues);
+  // One at a time: a rules file with a huge list can have more issues than push() takes.
+  for (const issue of result.issues) issues.push(issue);
   return result.value;
 }
 
@@ -97,7 +98,7 @@ function readRules(
     }
     const shape = take(issues, check(ruleSchema, body, ['rules', index]));
     const checks = checkRule(body, index, channelNames);
-    issues.push(...checks.issues);
+    for (const issue of checks.issues) issues.push(issue);
     if (typeof body.name === 'string') {
       const first = seen.get(body.name);
       if (first !== undefined) {

@@ -5,6 +5,7 @@ import { aggregateContext, compileRule, type Observation } from './aggregate';
 import type { ObservedRule } from './collectors';
 import { healthAfterFailure, healthKey, healthTarget } from './health';
 import { step } from './lifecycle';
+import { limitKey, limitStep, limitTarget, Overflow, ruleLimit } from './limit';
 import { buildNotification, type NotificationTarget } from './notify';
 import { observeAll } from './observe';
 import { checkState, emptyState } from './state';
@@ -61,14 +62,22 @@ function prepareRule(
   return { rule, perRecordLog, existing, observed };
 }
 
-/** One rule over one successful poll, given what the pass observed: its instances and what to tell. */
+/**
+ * One rule over one successful poll, given what the pass observed: its instances, what to tell,
+ * and what it could not track. Instances already tracked stay; new ones start, in key order,
+ * while the rule has fewer than `limit` (`limit.ts`); the rest are counted in `overflow`
+ * (a slot freed by a resolution is taken at the next evaluation).
+ */
 function settleRule(
   config: Config,
   prepared: PreparedRule,
   observed: ReadonlyMap<string, Observation>,
   nowMs: number,
-): { instances: AlertInstance[]; notifications: Notification[] } {
+  limit: number,
+): { instances: AlertInstance[]; notifications: Notification[]; overflow: Overflow } {
   const { rule, perRecordLog, existing } = prepared;
+  const overflow = new Overflow(limit);
+  let free = Math.max(0, limit - existing.size);
   // The previous instances' keys come sorted (this order), so the sort mostly checks them.
   const keys = [...existing.keys()];
   for (const key of observed.keys()) if (!existing.has(key)) keys.push(key);
@@ -78,6 +87,13 @@ function settleRule(
   for (const key of keys) {
     const before = existing.get(key);
     let observation: Observation | undefined = observed.get(key);
+    if (before === undefined && observation?.holds === true) {
+      if (free === 0) {
+        overflow.add(observation.labels);
+        continue;
+      }
+      free -= 1;
+    }
     if (observation === undefined && before !== undefined) {
       // A log keeps an absent payment untouched: only a sighting resolves it. One already seen
       // no longer matching, held only by keepFiring, resolves once that has passed (`step`).
@@ -111,7 +127,7 @@ function settleRule(
       );
     }
   }
-  return { instances, notifications };
+  return { instances, notifications, overflow };
 }
 
 /**
@@ -145,8 +161,10 @@ function distinctPayments(records: RecordBatch): RecordBatch {
  *   rules count over the whole answer (for payments, the lookback window), so an absent
  *   group counts 0 and no longer holds.
  * - Payments returned twice (several pushed-down requests) count once, by `id`.
+ * - A rule tracks at most `ruleLimit` instances (`limit.ts`): what it cannot start is counted
+ *   and told by one `too_many_alerts{rule}` (firing while anything is left untracked).
  * - Notifications come in a fixed order: `source_unavailable` first, then by rule order in
- *   the config, then by alert key.
+ *   the config, then by alert key, a rule's `too_many_alerts` after its own.
  *
  * @throws IncompatibleStateError when `previous` is of another version or source.
  */
@@ -202,10 +220,27 @@ export function evaluate(
     nowMs,
     config.timezone,
   );
+  const limit = ruleLimit(config, source);
   prepared.forEach((rule, index) => {
-    const result = settleRule(config, rule, observations[index] ?? new Map(), nowMs);
+    const result = settleRule(config, rule, observations[index] ?? new Map(), nowMs, limit);
     for (const instance of result.instances) alerts[instance.key] = instance;
-    notifications.push(...result.notifications);
+    // One at a time: spreading 150,000 into push() overflows the call stack.
+    for (const notification of result.notifications) notifications.push(notification);
+    const key = limitKey(rule.rule.name);
+    const limited = limitStep(
+      rule.rule,
+      prior.alerts[key],
+      result.overflow,
+      result.instances.length,
+      nowMs,
+    );
+    if (limited.next) alerts[key] = limited.next;
+    if (limited.notify && limited.about) {
+      const target = limitTarget(config, rule.rule);
+      notifications.push(
+        buildNotification(config, source, target, limited.notify, limited.about, nowMs),
+      );
+    }
   });
   return {
     state: { version: prior.version, source, consecutiveFailures: 0, alerts },

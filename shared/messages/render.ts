@@ -1,4 +1,5 @@
 import { clip, toAscii } from './ascii';
+import { isLimitAlert, limitValue } from './limit';
 import { fitSms, oneLine } from './sms';
 import { renderText } from './story';
 import { renderTemplate } from './template';
@@ -11,6 +12,7 @@ const SUBJECT_MAX = 99;
 /** `6 ringing > 5`, `age 42m > 30m`, `live_calls failing 3 polls (http 500)`: the key fact. */
 function valuePart(input: MessageInput): string {
   const rule = input.rule;
+  if (isLimitAlert(input)) return limitValue(input);
   if (rule === undefined) {
     const error = [input.context.kind, input.context.status].filter(Boolean).join(' ');
     const failures = input.context.failures ? `${input.context.failures} polls failed` : 'failing';

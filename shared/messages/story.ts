@@ -1,12 +1,14 @@
 import { formatDuration } from '../time/duration';
 import { formatInZone } from '../time/zone';
 import { onOneLine, shownValue } from './display';
+import { isLimitAlert, limitChecks, limitLines } from './limit';
 import type { MessageInput } from './types';
 import { conditionWords, RECORD_NOUN, thresholdText } from './words';
 
 /** What a person should look at first, per source (and for an unreachable API). */
 function whatToCheck(input: MessageInput): string[] {
   const { api } = input.config;
+  if (isLimitAlert(input)) return limitChecks(input);
   if (input.rule === undefined) {
     return [
       `A 401 or 403 means the token was refused: check that the SSM parameter ${api.tokenParameter} holds a current long-lived token from the provider's panel.`,
@@ -27,12 +29,14 @@ function whatToCheck(input: MessageInput): string[] {
 }
 
 function rows(pairs: readonly (readonly [string, string])[]): string[] {
-  const width = Math.max(...pairs.map(([label]) => label.length)) + 2;
+  // A reduce, not Math.max(...): a record may carry more fields than a call takes arguments.
+  const width = pairs.reduce((widest, [label]) => Math.max(widest, label.length), 0) + 2;
   return pairs.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`);
 }
 
 function ruleLines(input: MessageInput): (readonly [string, string])[] {
   const rule = input.rule;
+  if (isLimitAlert(input)) return limitLines(input);
   if (rule === undefined) {
     return [
       ['Rule', `${input.ruleName} (built in: the ${input.source} API keeps failing)`],
@@ -108,7 +112,7 @@ export function renderText(
   if (details.length > 0) {
     out.push('', input.rule?.count === undefined && input.rule ? 'Record:' : 'Details:');
     const shown = details.map(([field, value]) => [field, shownValue(value)] as const);
-    out.push(...rows(shown).map((line) => `  ${line}`));
+    for (const line of rows(shown)) out.push(`  ${line}`);
   }
   out.push('', 'What to check:', ...whatToCheck(input).map((line) => `  - ${line}`));
   out.push('', `Alert key: ${onOneLine(input.key)}`, `Times are in ${zone}.`);

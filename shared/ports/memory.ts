@@ -75,7 +75,8 @@ export class MemoryPublisher implements Publisher {
   readonly published: Notification[] = [];
 
   async publish(notifications: readonly Notification[]): Promise<PublishOutcome> {
-    this.published.push(...notifications);
+    // One at a time: spreading a huge batch into push() overflows the call stack.
+    for (const notification of notifications) this.published.push(notification);
     return { delivered: notifications.map((n) => n.id), partial: [] };
   }
 }

@@ -267,7 +267,7 @@ async function pollOnce(
     if (!result.ok) continue;
     batches.push(result.batch.records);
     skipped += result.batch.skipped;
-    skipReasons.push(...result.batch.skipReasons);
+    for (const reason of result.batch.skipReasons) skipReasons.push(reason);
   }
   // De-duplicated across requests only (a pushed-down comparison asks for rows twice).
   const records = RecordBatch.merge(batches);

@@ -32,7 +32,8 @@ export function replayWithState(
     if (!watched.has(entry.source)) continue;
     const result = evaluate(config, entry.source, entry.poll, entry.atMs, states[entry.source]);
     states[entry.source] = result.state;
-    notifications.push(...result.notifications);
+    // One at a time: spreading a huge evaluation into push() overflows the call stack.
+    for (const notification of result.notifications) notifications.push(notification);
   }
   return { notifications, states };
 }

@@ -18,7 +18,7 @@ function run(cfg: Config, steps: readonly Step[], source: SourceName = 'live_cal
     const result = evaluate(cfg, source, poll, T0 + minute * MINUTE, state);
     state = result.state;
     for (const n of result.notifications) seen.push(`${minute} ${n.status} ${n.key}`);
-    all.push(...result.notifications);
+    for (const notification of result.notifications) all.push(notification);
   }
   return { seen, state, all };
 }
