@@ -27,6 +27,11 @@ export const ATTR = {
   committed: 'committed',
   /** State item: when it was last written, epoch ms (Number). */
   writtenAt: 'writtenAt',
+  /**
+   * State item: the id of the commit that wrote this revision (String), so a commit whose
+   * answer was lost knows its own write when the SDK's retry fails the revision check.
+   */
+  writtenBy: 'writtenBy',
   /** Owed item: the notification as JSON (String). */
   notification: 'notification',
   /** Owed item: ids of the commits that wrote it (String Set). */

@@ -59,7 +59,10 @@ export interface DynamoStateStoreOptions {
  * and deleted by it once the revision has moved past theirs (before that, the commit may still
  * be in flight). So any number of owed notifications commit atomically with the state, with
  * nothing lost and nothing sent twice. `committed` is pruned at each such commit to the ids that
- * still have an owed item. `markSent` deletes owed items; `narrowOwed` rewrites one's
+ * still have an owed item. Every commit, with owed notifications or not, records its id as
+ * `writtenBy`: when the update was applied but its answer lost, the SDK's retry fails the
+ * revision check, and the item it returns (`ALL_OLD`) shows the commit's own id, so the commit
+ * succeeded rather than lost a race. `markSent` deletes owed items; `narrowOwed` rewrites one's
  * notification in place (commits kept) when only some of its channels took it.
  *
  * @throws StateTooLargeError from `commit` when the compressed state exceeds ~350 KB.
@@ -124,27 +127,30 @@ export class DynamoStateStore implements StateStore {
     owed: readonly Notification[],
   ): Promise<number> {
     const revision = expectedRevision + 1;
+    const commitId = newCommitId(revision);
     const expiresAt: AttributeValue = { N: String(Math.floor((this.#now() + this.#ttlMs) / 1000)) };
     const names: Record<string, string> = {
       '#state': ATTR.state,
       '#revision': ATTR.revision,
       '#writtenAt': ATTR.writtenAt,
+      '#writtenBy': ATTR.writtenBy,
     };
     const values: Record<string, AttributeValue> = {
       ':revision': { N: String(revision) },
       ':expiresAt': expiresAt,
       ':writtenAt': { N: String(this.#now()) },
+      ':writtenBy': { S: commitId },
     };
     const sets = [
       '#state = :state',
       '#revision = :revision',
       'expiresAt = :expiresAt',
       '#writtenAt = :writtenAt',
+      '#writtenBy = :writtenBy',
     ];
     if (owed.length === 0) {
       values[':state'] = { B: encodeState(source, next) };
     } else {
-      const commitId = newCommitId(revision);
       const committed = [...(await this.#liveCommits(source, expectedRevision)), commitId];
       // Checked before any owed item is written, so a state too large leaves no orphans.
       values[':state'] = { B: encodeState(source, next, committed) };
@@ -167,10 +173,16 @@ export class DynamoStateStore implements StateStore {
           ConditionExpression: condition,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
+          // The item as it stands when the check fails, to tell a lost race from our own write.
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) {
+        // The write was applied but its answer was lost (a reset, a 5xx after the write), and
+        // the SDK's retry found the revision already moved, by this very commit: it is done.
+        // Taking it for a lost race would evaluate the same poll again on top of itself.
+        if (writtenBy(error.Item, revision) === commitId) return revision;
         throw new StateConflictError(source, expectedRevision, { cause: error });
       }
       throw new StateStoreError(`cannot write the state of ${source} to ${this.#table}`, {
@@ -329,4 +341,13 @@ export class DynamoStateStore implements StateStore {
       // Left for the next load or the TTL (see above).
     }
   }
+}
+
+/** The commit that wrote a state item (as a failed condition check returned it), if at `revision`. */
+function writtenBy(
+  item: Record<string, AttributeValue> | undefined,
+  revision: number,
+): string | undefined {
+  if (item?.[ATTR.revision]?.N !== String(revision)) return undefined;
+  return item[ATTR.writtenBy]?.S;
 }

@@ -113,6 +113,74 @@ describe('Class: DynamoStateStore (mocked)', () => {
       });
     });
 
+    /** Fails the state update's condition as DynamoDB does, returning the item as it stands. */
+    const conditionFails = (
+      item: (input: UpdateItemCommandInput) => Record<string, AttributeValue>,
+    ) =>
+      dynamodb.on(UpdateItemCommand).callsFake((input: UpdateItemCommandInput) => {
+        throw new ConditionalCheckFailedException({
+          message: 'The conditional request failed',
+          $metadata: {},
+          Item: item(input),
+        });
+      });
+
+    it('takes its own applied write for success when the retry of a lost answer fails the revision check', async () => {
+      conditionFails((input) => ({
+        ...stateItem(4, []),
+        writtenBy: input.ExpressionAttributeValues?.[':writtenBy'] as AttributeValue,
+      }));
+      expect(await store().commit('live_calls', 3, sampleState(), [])).toBe(4);
+      const [update] = updates();
+      expect(update?.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+      expect(update?.ExpressionAttributeValues?.[':writtenBy']?.S).toMatch(/^4\./);
+    });
+
+    it('recognises its own write of owed notifications by the commit id it recorded', async () => {
+      dynamodb.on(QueryCommand).resolves({ Items: [{ sk: { S: 'state' }, revision: { N: '3' } }] });
+      conditionFails((input) => {
+        const own = input.ExpressionAttributeValues?.[':writtenBy'] as AttributeValue;
+        return { ...stateItem(4, [own.S ?? '']), writtenBy: own };
+      });
+      // The owed item write passes; only the state update finds its own write already there.
+      dynamodb
+        .on(UpdateItemCommand, {
+          Key: { pk: { S: 'live_calls' }, sk: { S: `owed#${sampleNotification().id}` } },
+        })
+        .resolves({});
+      expect(await store().commit('live_calls', 3, sampleState(), [sampleNotification()])).toBe(4);
+      const [owedWrite, stateUpdate] = updates();
+      expect(stateUpdate?.ExpressionAttributeValues?.[':writtenBy']?.S).toBe(
+        owedWrite?.ExpressionAttributeValues?.[':c']?.SS?.[0],
+      );
+    });
+
+    it.each([
+      [
+        'another commit wrote the next revision',
+        { ...stateItem(4, []), writtenBy: { S: newCommitId(4) } },
+      ],
+      ['the revision moved on further', { ...stateItem(5, []), writtenBy: { S: newCommitId(5) } }],
+      ['the item records no writer', stateItem(4, [])],
+    ])('reports a lost race as a conflict when %s', async (_, item) => {
+      conditionFails(() => item);
+      await expect(store().commit('live_calls', 3, sampleState(), [])).rejects.toBeInstanceOf(
+        StateConflictError,
+      );
+    });
+
+    it('reports a conflict when the failed check returns no item (a first commit that lost)', async () => {
+      dynamodb.on(UpdateItemCommand).rejects(
+        new ConditionalCheckFailedException({
+          message: 'The conditional request failed',
+          $metadata: {},
+        }),
+      );
+      await expect(store().commit('live_calls', 0, sampleState(), [])).rejects.toBeInstanceOf(
+        StateConflictError,
+      );
+    });
+
     it('finds a stale revision before writing anything', async () => {
       dynamodb.on(QueryCommand).resolves({
         Items: [{ sk: { S: 'state' }, revision: { N: '5' } }],
