@@ -1,7 +1,7 @@
 import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
 
-import { LIVE_CALL_QUERY_KEYS, SEVERITIES, SOURCES } from './types';
+import { LIVE_CALL_QUERY_KEYS, SEVERITIES, SOURCES, WEEKDAYS } from './types';
 
 /**
  * Structural schemas of the rules file (zod/mini, strict objects). Cross-references (channels a
@@ -261,10 +261,41 @@ export const healthSchema = z.strictObject({
   notify: z.optional(z.array(z.string()).check(z.minLength(1))),
 });
 
+/** `HH:MM` as minutes after midnight; `24:00` only where `endOfDay` allows it. */
+export function readTimeOfDay(input: unknown, endOfDay: boolean): Read<number> {
+  if (input === undefined) return { ok: false, message: 'is required' };
+  const match = typeof input === 'string' ? /^(\d{1,2}):(\d{2})$/.exec(input.trim()) : null;
+  const hours = Number(match?.[1]);
+  const minutes = Number(match?.[2]);
+  const total = hours * 60 + minutes;
+  if (!match || minutes > 59 || total > (endOfDay ? 1440 : 1439)) {
+    return {
+      ok: false,
+      message: `${JSON.stringify(input)} is not a time of day: write "09:00"${endOfDay ? ' (or "24:00")' : ''}`,
+    };
+  }
+  return { ok: true, value: total };
+}
+
+export const groupSchema = z.strictObject({
+  by: z._default(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), ['rule']),
+  wait: duration({ minMs: 0, maxMs: 3_600_000, defaultMs: 0 }),
+  interval: duration({ minMs: 0, maxMs: DAY, defaultMs: 5 * MINUTE }),
+});
+
+export const activeSchema = z.strictObject({
+  days: z._default(z.array(z.enum(WEEKDAYS)).check(z.minLength(1)), [...WEEKDAYS]),
+  from: custom((input) => readTimeOfDay(input, false)),
+  to: custom((input) => readTimeOfDay(input, true)),
+});
+
 export const channelSchema = z.strictObject({
   sms: list(readPhone, 'number'),
   email: list(readEmail, 'address'),
   minSeverity: z.optional(z.enum(SEVERITIES)),
+  group: z.optional(groupSchema),
+  smsPerHour: z._default(z.number().check(z.int(), z.gte(1), z.lte(10_000)), 20),
+  active: z.optional(activeSchema),
 });
 
 export const ruleSchema = z.strictObject({

@@ -59,12 +59,42 @@ export interface HealthConfig {
   readonly notify: readonly string[];
 }
 
+/** What a channel's events group by (contract section 6): `rule`, `severity`, `source` or a label. */
+export interface GroupConfig {
+  /** @default ['rule'] */
+  readonly by: readonly string[];
+  /** How long the first event of a new group waits for company. @default 0 */
+  readonly waitMs: number;
+  /** A group sends at most one message per interval. @default 5m */
+  readonly intervalMs: number;
+}
+
+export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/**
+ * When a channel's people want messages, in the config timezone. `fromMinutes` after
+ * `toMinutes` is a window across midnight (22:00 to 06:00), started on one of `days`.
+ */
+export interface ActiveHours {
+  readonly days: readonly Weekday[];
+  /** Minutes after midnight, 0..1439. */
+  readonly fromMinutes: number;
+  /** Minutes after midnight, 1..1440 (24:00 is the end of the day). */
+  readonly toMinutes: number;
+}
+
 export interface ChannelConfig {
   readonly name: string;
   readonly sms: readonly string[];
   readonly email: readonly string[];
   /** Subscriptions only receive this severity and above (an SNS filter policy). */
   readonly minSeverity?: Severity;
+  readonly group: GroupConfig;
+  /** SMS per rolling hour; past it the email still goes and the SMS waits for a digest. @default 20 */
+  readonly smsPerHour: number;
+  /** Absent: always active. */
+  readonly active?: ActiveHours;
 }
 
 export interface RuleConfig {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import type * as z from '../schema/zod';
 import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { didYouMean } from './hints';
 import { check, checkSection } from './issues';
@@ -46,6 +47,34 @@ function take<T>(
   return result.value;
 }
 
+/** A channel with its notifier defaults filled (contract section 6). */
+function channelConfig(
+  name: string,
+  read: z.infer<typeof channelSchema>,
+  path: string,
+  issues: ConfigIssue[],
+): ChannelConfig {
+  const { group, active, ...rest } = read;
+  if (active !== undefined && active.from === active.to) {
+    issues.push({
+      path: `${path}.active.to`,
+      message: 'must differ from from (leave active out for a channel that is always active)',
+    });
+  }
+  return {
+    name,
+    ...rest,
+    group: {
+      by: group?.by ?? ['rule'],
+      waitMs: group?.wait ?? 0,
+      intervalMs: group?.interval ?? 300_000,
+    },
+    ...(active === undefined
+      ? {}
+      : { active: { days: active.days, fromMinutes: active.from, toMinutes: active.to } }),
+  };
+}
+
 function readChannels(raw: unknown, issues: ConfigIssue[]): Record<string, ChannelConfig> {
   const channels: Record<string, ChannelConfig> = {};
   if (raw === undefined) {
@@ -68,7 +97,7 @@ function readChannels(raw: unknown, issues: ConfigIssue[]): Record<string, Chann
       });
     }
     const channel = take(issues, check(channelSchema, body ?? {}, ['channels', name]));
-    if (channel) channels[name] = { name, ...channel };
+    if (channel) channels[name] = channelConfig(name, channel, path, issues);
   }
   return channels;
 }

@@ -46,6 +46,9 @@ export function rule(input: RuleInput): RuleConfig {
   };
 }
 
+/** The contract's default grouping of a channel. */
+export const DEFAULT_GROUP = { by: ['rule'], waitMs: 0, intervalMs: 5 * MINUTE } as const;
+
 /** A validated config with the contract's defaults around the given rules. */
 export function config(rules: readonly RuleInput[], overrides: Partial<Config> = {}): Config {
   return {
@@ -57,8 +60,20 @@ export function config(rules: readonly RuleInput[], overrides: Partial<Config> =
     },
     health: { after: 3, notify: ['oncall'] },
     channels: {
-      oncall: { name: 'oncall', sms: ['+15550100'], email: ['oncall@example.com'] },
-      finance: { name: 'finance', sms: [], email: ['finance@example.com'] },
+      oncall: {
+        name: 'oncall',
+        sms: ['+15550100'],
+        email: ['oncall@example.com'],
+        group: DEFAULT_GROUP,
+        smsPerHour: 20,
+      },
+      finance: {
+        name: 'finance',
+        sms: [],
+        email: ['finance@example.com'],
+        group: DEFAULT_GROUP,
+        smsPerHour: 20,
+      },
     },
     rules: rules.map(rule),
     ...overrides,

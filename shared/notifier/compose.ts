@@ -1,0 +1,267 @@
+import { createHash } from 'node:crypto';
+import type { ChannelConfig, Config } from '../config/types';
+import { clip, toAscii } from '../messages/ascii';
+import { onOneLine } from '../messages/display';
+import { formatApiDateTime, formatInZone } from '../time/zone';
+import { highestSeverity, MESSAGE_BODY_LIMIT, publishedBytes } from './bodies';
+import { describeActive } from './describe';
+import { renderSms, smsFacts } from './sms';
+import type { HeldEvent, Message, MessageAlert, MessageKind } from './types';
+
+/** Email subjects stay under 100 characters (SNS). */
+const SUBJECT_MAX = 99;
+/** Up to this many alerts, a message's text is each event's full story; past it, a line each. */
+export const RICH_ALERTS = 3;
+
+/** Why a message goes: grouped events, a digest of what active hours deferred, or of capped SMS. */
+export type MessageReason = 'alerts' | 'deferred' | 'capped';
+
+export interface ComposeInput {
+  readonly config: Config;
+  readonly channel: ChannelConfig;
+  readonly reason: MessageReason;
+  /** The group's key (`alerts`), or the digest's reason. */
+  readonly groupKey: string;
+  readonly events: readonly HeldEvent[];
+  readonly nowMs: number;
+  /** The message carries an SMS body (the channel has numbers and wants this severity). */
+  readonly withSms: boolean;
+}
+
+/** One alert as told: its events merged (a firing and its resolution told once). */
+interface AlertLine {
+  readonly alert: MessageAlert;
+  readonly last: HeldEvent;
+  readonly ids: readonly string[];
+}
+
+/** A message and the events it tells. */
+export interface ComposedPart {
+  readonly message: Message;
+  readonly ids: readonly string[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The events of one message, one line per alert in the order first seen: the latest event's
+ * status and time, and for an alert that fired and resolved while held, its firing time too.
+ */
+export function alertLines(events: readonly HeldEvent[]): AlertLine[] {
+  const byKey = new Map<string, HeldEvent[]>();
+  for (const event of events) {
+    const list = byKey.get(event.key);
+    if (list) list.push(event);
+    else byKey.set(event.key, [event]);
+  }
+  return [...byKey.values()].map((list) => {
+    const last = list[list.length - 1] as HeldEvent;
+    const fired = list.find((event) => event.status === 'firing');
+    const alert: MessageAlert = {
+      rule: last.rule,
+      key: last.key,
+      status: last.status,
+      // One alert has one severity; the highest, should a rule's have changed meanwhile.
+      severity: highestSeverity({ alerts: list }),
+      labels: last.labels,
+      value: last.value,
+      at: iso(last.at),
+      ...(last.status === 'resolved' && fired !== undefined ? { firedAt: iso(fired.at) } : {}),
+    };
+    return { alert, last, ids: list.map((event) => event.id) };
+  });
+}
+
+function counted(lines: readonly AlertLine[]): string {
+  const resolved = lines.filter((line) => line.alert.status === 'resolved').length;
+  const total = lines.length;
+  const noun = total === 1 ? 'alert' : 'alerts';
+  if (resolved === 0) return `${total} ${noun}`;
+  if (resolved === total) return `${total} resolved`;
+  return `${total} ${noun} (${resolved} resolved)`;
+}
+
+function headline(reason: MessageReason, lines: readonly AlertLine[]): string {
+  if (reason === 'deferred') return `Digest: ${counted(lines)}`;
+  if (reason === 'capped') return `SMS held by cap: ${counted(lines)}`;
+  return counted(lines);
+}
+
+/** `  id=4411  2026-11-21 10:00:05  value 6  (fired 2026-11-21 09:58:00)`: one alert, short. */
+function compactLine(line: AlertLine, zone: string): string {
+  const { alert } = line;
+  const labels = Object.entries(alert.labels)
+    .map(([name, value]) => `${name}=${onOneLine(value)}`)
+    .join(',');
+  const value = alert.value === null ? '' : `  value ${alert.value}`;
+  const fired = alert.firedAt
+    ? `  (fired ${formatApiDateTime(Date.parse(alert.firedAt), zone)})`
+    : '';
+  return `  ${labels || onOneLine(alert.key)}  ${formatApiDateTime(line.last.at, zone)}${value}${fired}`;
+}
+
+/** Alerts a line each, under a heading per status and rule (`FIRING payment-stuck-pending (warning):`). */
+function compactList(lines: readonly AlertLine[], zone: string): string[] {
+  const sections = new Map<string, AlertLine[]>();
+  for (const line of lines) {
+    const { status, rule, severity } = line.alert;
+    const heading = `${status === 'firing' ? 'FIRING' : 'RESOLVED'} ${rule} (${severity})`;
+    const section = sections.get(heading);
+    if (section) section.push(line);
+    else sections.set(heading, [line]);
+  }
+  const out: string[] = [];
+  for (const [heading, section] of sections) {
+    out.push(`${heading}, ${section.length}:`, ...section.map((line) => compactLine(line, zone)));
+  }
+  return out;
+}
+
+function intro(input: ComposeInput): string[] {
+  const { channel, config } = input;
+  if (input.reason === 'deferred') {
+    return [
+      `These came outside the active hours of channel ${channel.name} (${describeActive(channel.active)}, ${config.timezone}) and were kept for this digest.`,
+      'Each line is the latest of its alert: FIRING is still firing as far as telealert told it.',
+    ];
+  }
+  if (input.reason === 'capped') {
+    return [
+      `Channel ${channel.name} sends at most ${channel.smsPerHour} SMS an hour. These alerts were emailed when they happened; their SMS was held back and this digest tells them by SMS.`,
+    ];
+  }
+  return [];
+}
+
+function messageText(
+  input: ComposeInput,
+  lines: readonly AlertLine[],
+  title: string,
+  rich: boolean,
+): string {
+  const zone = input.config.timezone;
+  const out = [`${title}, channel ${input.channel.name}, sent ${formatInZone(input.nowMs, zone)}`];
+  out.push(...intro(input), '');
+  if (rich) {
+    out.push(lines.map((line) => line.last.text ?? compactLine(line, zone)).join('\n\n---\n\n'));
+  } else {
+    out.push(...compactList(lines, zone), '', `Times are in ${zone}.`);
+  }
+  return out.join('\n');
+}
+
+function subjectOf(
+  title: string,
+  lines: readonly AlertLine[],
+  reason: MessageReason,
+  parts: number,
+): string {
+  const only = lines.length === 1 && parts === 1 ? lines[0] : undefined;
+  if (only !== undefined && reason === 'alerts') return only.last.subject;
+  const severity = highestSeverity({ alerts: lines.map((line) => line.alert) }).toUpperCase();
+  const rules = [...new Set(lines.map((line) => line.alert.rule))];
+  const named = rules.slice(0, 3).join(', ') + (rules.length > 3 ? ` +${rules.length - 3}` : '');
+  return clip(toAscii(`[${severity}] ${title}: ${named}`), SUBJECT_MAX);
+}
+
+function smsOf(reason: MessageReason, lines: readonly AlertLine[]): string {
+  const only = lines.length === 1 ? lines[0] : undefined;
+  if (only !== undefined && reason === 'alerts') return renderSms([only.last.sms]);
+  return renderSms(
+    smsFacts(
+      headline(reason, lines),
+      lines.map((line) => line.alert),
+    ),
+  );
+}
+
+function kindOf(reason: MessageReason): MessageKind {
+  return reason === 'alerts' ? 'alerts' : 'digest';
+}
+
+/** Same channel, kind, group and events: same id, whenever and however often it is decided. */
+export function messageId(
+  channel: string,
+  kind: MessageKind,
+  groupKey: string,
+  ids: readonly string[],
+): string {
+  const hash = createHash('sha256');
+  hash.update([channel, kind, groupKey, ...ids].join('\n'));
+  return hash.digest('hex').slice(0, 32);
+}
+
+function build(
+  input: ComposeInput,
+  lines: readonly AlertLine[],
+  all: readonly AlertLine[],
+  part: number,
+  parts: number,
+): ComposedPart {
+  const ids = lines.flatMap((line) => line.ids);
+  const suffix = parts > 1 ? ` (part ${part}/${parts})` : '';
+  const title = `${headline(input.reason, all)}${suffix}`;
+  const rich = parts === 1 && lines.length <= RICH_ALERTS && lines.every((line) => line.last.text);
+  const kind = kindOf(input.reason);
+  // Parts of one message page once: the first carries the SMS, about all of them.
+  const sms = input.withSms && part === 1 ? smsOf(input.reason, all) : null;
+  const message: Message = {
+    at: iso(input.nowMs),
+    channel: input.channel.name,
+    kind,
+    alerts: lines.map((line) => line.alert),
+    sms,
+    subject: subjectOf(title, lines, input.reason, parts),
+    text: messageText(input, lines, title, rich),
+    id: messageId(input.channel.name, kind, input.groupKey, ids),
+  };
+  return { message, ids };
+}
+
+/** Bytes one alert adds to a published message, a little over (JSON within JSON escapes twice). */
+function lineCost(line: AlertLine, zone: string): number {
+  const text = compactLine(line, zone);
+  return (
+    Buffer.byteLength(JSON.stringify(JSON.stringify(line.alert)), 'utf8') +
+    Buffer.byteLength(JSON.stringify(JSON.stringify(text)), 'utf8') +
+    Buffer.byteLength(JSON.stringify(text), 'utf8') +
+    8
+  );
+}
+
+function chunk(lines: readonly AlertLine[], budget: number, zone: string): AlertLine[][] {
+  const chunks: AlertLine[][] = [];
+  let current: AlertLine[] = [];
+  let used = 0;
+  for (const line of lines) {
+    const cost = lineCost(line, zone);
+    if (current.length > 0 && used + cost > budget) {
+      chunks.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(line);
+    used += cost;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/**
+ * The message(s) telling `events` to one channel (contract section 6). One message, unless it
+ * would pass SNS's 256 KiB: then as few parts as fit, each saying `part i/n`, the first
+ * carrying the SMS. Pure: time comes from the input.
+ */
+export function compose(input: ComposeInput): ComposedPart[] {
+  const lines = alertLines(input.events);
+  const whole = build(input, lines, lines, 1, 1);
+  if (publishedBytes(whole.message) <= MESSAGE_BODY_LIMIT) return [whole];
+  const zone = input.config.timezone;
+  // Room for the intro, subject and SMS of each part, then fewer lines a part until all fit.
+  for (let budget = MESSAGE_BODY_LIMIT - 8_000; budget > 0; budget = Math.floor(budget * 0.9)) {
+    const chunks = chunk(lines, budget, zone);
+    const built = chunks.map((part, index) => build(input, part, lines, index + 1, chunks.length));
+    if (built.every((part) => publishedBytes(part.message) <= MESSAGE_BODY_LIMIT)) return built;
+  }
+  return lines.map((line, index) => build(input, [line], lines, index + 1, lines.length));
+}

@@ -1,0 +1,311 @@
+import type { ChannelConfig, Config } from '../config/types';
+import { SEVERITIES } from '../config/types';
+import type { Notification } from '../engine/types';
+import { isActive, nextWindowStart } from './active';
+import { highestSeverity } from './bodies';
+import { type ComposedPart, compose, type MessageReason, RICH_ALERTS } from './compose';
+import { IncompatibleNotifierStateError } from './errors';
+import { groupOf, heldEvent, trimTexts } from './group';
+import type {
+  ChannelState,
+  Decision,
+  GroupState,
+  HeldEvent,
+  NotifierState,
+  Outbound,
+} from './types';
+import { NOTIFIER_STATE_VERSION } from './types';
+
+const HOUR_MS = 3_600_000;
+
+const EMPTY_CHANNEL: ChannelState = { groups: {}, smsSentAt: [], smsHeld: [], deferred: [] };
+
+/** A notifier that has decided nothing yet. */
+export function emptyNotifierState(): NotifierState {
+  return { version: NOTIFIER_STATE_VERSION, channels: {} };
+}
+
+/** A message decided for a channel, before the SMS cap has looked at it. */
+interface Candidate {
+  readonly part: ComposedPart;
+  /** Part 1 of the first message of a new group with a critical alert: the cap never holds it. */
+  readonly criticalFirst: boolean;
+  readonly events: readonly HeldEvent[];
+}
+
+/** The working copy of one channel's state during a step. */
+interface ChannelWork {
+  groups: Map<string, GroupState>;
+  smsSentAt: number[];
+  smsHeld: HeldEvent[];
+  deferred: HeldEvent[];
+}
+
+function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean {
+  if (channel.sms.length === 0) return false;
+  const floor = SEVERITIES.indexOf(channel.minSeverity ?? 'info');
+  return SEVERITIES.indexOf(highestSeverity({ alerts: events })) >= floor;
+}
+
+function candidates(
+  config: Config,
+  channel: ChannelConfig,
+  reason: MessageReason,
+  groupKey: string,
+  events: readonly HeldEvent[],
+  nowMs: number,
+  opensGroup: boolean,
+): Candidate[] {
+  const parts = compose({
+    config,
+    channel,
+    reason,
+    groupKey,
+    events,
+    nowMs,
+    withSms: wantsSms(channel, events),
+  });
+  const critical = events.some((event) => event.severity === 'critical');
+  return parts.map((part, index) => ({
+    part,
+    criticalFirst: opensGroup && critical && index === 0,
+    events: events.filter((event) => part.ids.includes(event.id)),
+  }));
+}
+
+/** Routes a step's events into the channel's groups, or into its digest when inactive. */
+function route(
+  channel: ChannelConfig,
+  work: ChannelWork,
+  events: readonly HeldEvent[],
+  active: boolean,
+  nowMs: number,
+): void {
+  if (!active) {
+    work.deferred.push(...events);
+    return;
+  }
+  for (const event of events) {
+    const { key, labels } = groupOf(channel, event);
+    const group = work.groups.get(key);
+    if (group !== undefined && group.held.length > 0) {
+      work.groups.set(key, { ...group, held: [...group.held, event] });
+      continue;
+    }
+    const quiet =
+      group?.lastSentAt === undefined || nowMs >= group.lastSentAt + channel.group.intervalMs;
+    work.groups.set(key, {
+      labels,
+      ...(quiet || group?.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
+      dueAt: quiet
+        ? nowMs + channel.group.waitMs
+        : (group?.lastSentAt ?? nowMs) + channel.group.intervalMs,
+      held: [event],
+      opensGroup: quiet,
+    });
+  }
+}
+
+/** Messages of due groups; a group due while the channel is inactive is deferred instead. */
+function flushGroups(
+  config: Config,
+  channel: ChannelConfig,
+  work: ChannelWork,
+  active: boolean,
+  nowMs: number,
+): Candidate[] {
+  const out: Candidate[] = [];
+  for (const [key, group] of work.groups) {
+    if (group.held.length > 0 && group.dueAt !== undefined && group.dueAt <= nowMs) {
+      if (active) {
+        out.push(
+          ...candidates(config, channel, 'alerts', key, group.held, nowMs, group.opensGroup),
+        );
+        work.groups.set(key, {
+          labels: group.labels,
+          lastSentAt: nowMs,
+          held: [],
+          opensGroup: false,
+        });
+      } else {
+        work.deferred.push(...group.held);
+        work.groups.set(key, {
+          labels: group.labels,
+          ...(group.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
+          held: [],
+          opensGroup: false,
+        });
+      }
+    }
+  }
+  // A group with nothing held whose interval has passed is forgotten: its next event is new.
+  for (const [key, group] of work.groups) {
+    const open =
+      group.lastSentAt !== undefined && nowMs < group.lastSentAt + channel.group.intervalMs;
+    if (group.held.length === 0 && !open) work.groups.delete(key);
+  }
+  return out;
+}
+
+/** When the SMS of the last rolling hour leave room for one more. */
+function smsRoomAt(channel: ChannelConfig, sentAt: readonly number[]): number {
+  const over = sentAt.length - channel.smsPerHour;
+  if (over < 0) return Number.NEGATIVE_INFINITY;
+  return (sentAt[over] ?? 0) + HOUR_MS;
+}
+
+/**
+ * The SMS cap (contract section 6): a message's SMS goes while the rolling hour has room, or
+ * when it is the first message of a new group of a critical alert; otherwise the email goes
+ * alone and its events wait for one digest SMS.
+ */
+function capSms(
+  channel: ChannelConfig,
+  work: ChannelWork,
+  decided: readonly Candidate[],
+  nowMs: number,
+): Outbound[] {
+  return decided.map(({ part, criticalFirst, events }) => {
+    const delivers = part.ids;
+    if (part.message.sms === null) return { message: part.message, delivers, smsHeld: false };
+    if (criticalFirst || smsRoomAt(channel, work.smsSentAt) <= nowMs) {
+      work.smsSentAt.push(nowMs);
+      return { message: part.message, delivers, smsHeld: false };
+    }
+    work.smsHeld.push(...events);
+    return { message: { ...part.message, sms: null }, delivers, smsHeld: true };
+  });
+}
+
+function decideChannel(
+  config: Config,
+  channel: ChannelConfig,
+  previous: ChannelState,
+  events: readonly HeldEvent[],
+  nowMs: number,
+): { state: ChannelState | undefined; messages: Outbound[]; dueAtMs: number | undefined } {
+  const zone = config.timezone;
+  const work: ChannelWork = {
+    groups: new Map(Object.entries(previous.groups)),
+    smsSentAt: previous.smsSentAt.filter((at) => at > nowMs - HOUR_MS).sort((a, b) => a - b),
+    smsHeld: [...previous.smsHeld],
+    deferred: [...previous.deferred],
+  };
+  const active = isActive(channel.active, nowMs, zone);
+  route(channel, work, events, active, nowMs);
+
+  const decided: Candidate[] = [];
+  if (active && work.deferred.length > 0) {
+    decided.push(
+      ...candidates(config, channel, 'deferred', 'active-hours', work.deferred, nowMs, false),
+    );
+    work.deferred = [];
+  }
+  decided.push(...flushGroups(config, channel, work, active, nowMs));
+  const messages = capSms(channel, work, decided, nowMs);
+
+  // Held SMS go as one digest once the hour has room (and the channel is active).
+  if (active && work.smsHeld.length > 0 && smsRoomAt(channel, work.smsSentAt) <= nowMs) {
+    const [first, ...rest] = compose({
+      config,
+      channel,
+      reason: 'capped',
+      groupKey: 'sms-cap',
+      events: work.smsHeld,
+      nowMs,
+      withSms: true,
+    });
+    // The digest's events were emailed already: it delivers nothing new, so one SMS suffices.
+    for (const part of [first, ...rest]) {
+      if (part === undefined) continue;
+      messages.push({ message: part.message, delivers: [], smsHeld: false });
+    }
+    work.smsSentAt.push(nowMs);
+    work.smsHeld = [];
+  }
+
+  const due: number[] = [];
+  for (const group of work.groups.values()) if (group.dueAt !== undefined) due.push(group.dueAt);
+  if (work.deferred.length > 0) due.push(nextWindowStart(channel.active, nowMs, zone));
+  if (work.smsHeld.length > 0) {
+    const room = Math.max(smsRoomAt(channel, work.smsSentAt), nowMs);
+    due.push(nextWindowStart(channel.active, room, zone));
+  }
+  const state: ChannelState = {
+    groups: Object.fromEntries(
+      [...work.groups].map(([key, group]) => [
+        key,
+        { ...group, held: trimTexts(group.held, RICH_ALERTS) },
+      ]),
+    ),
+    smsSentAt: work.smsSentAt,
+    smsHeld: trimTexts(work.smsHeld, 0),
+    deferred: trimTexts(work.deferred, RICH_ALERTS),
+  };
+  const empty =
+    work.groups.size === 0 &&
+    work.smsSentAt.length === 0 &&
+    work.smsHeld.length === 0 &&
+    work.deferred.length === 0;
+  return {
+    state: empty ? undefined : state,
+    messages,
+    dueAtMs: due.length === 0 ? undefined : Math.min(...due),
+  };
+}
+
+function checkState(state: NotifierState | undefined): NotifierState {
+  if (state === undefined) return emptyNotifierState();
+  if (typeof state !== 'object' || state === null || typeof state.channels !== 'object') {
+    throw new IncompatibleNotifierStateError('not a notifier state');
+  }
+  if (state.version !== NOTIFIER_STATE_VERSION) {
+    throw new IncompatibleNotifierStateError(
+      `version ${String(state.version)}, this telealert reads ${NOTIFIER_STATE_VERSION}`,
+    );
+  }
+  return state;
+}
+
+/**
+ * One step of the notifier (Alertmanager's dispatcher and notify pipeline in one pure
+ * function): takes the alert events decided since the last step, in order, and the time, and
+ * decides the messages that go out now, per channel: grouped (`group.by`, `wait`,
+ * `interval`), deferred outside active hours into one digest, the SMS held past `smsPerHour`
+ * for one digest SMS. Called with no events it is the clock tick: held groups and digests that
+ * are due go out. `nextDueAtMs` is when it next has work without a new event.
+ *
+ * Events reach each of their channels in exactly one `alerts` message or one active-hours
+ * digest (`Outbound.delivers`). Channels no longer configured are forgotten.
+ *
+ * @throws IncompatibleNotifierStateError when `previous` is not a state this version reads.
+ */
+export function decide(
+  config: Config,
+  previous: NotifierState | undefined,
+  events: readonly Notification[],
+  nowMs: number,
+): Decision {
+  const state = checkState(previous);
+  const held = events.map(heldEvent);
+  const channels: Record<string, ChannelState> = {};
+  const messages: Outbound[] = [];
+  let nextDueAtMs: number | undefined;
+  for (const channel of Object.values(config.channels)) {
+    const mine = held.filter((_, index) => events[index]?.channels.includes(channel.name));
+    const result = decideChannel(
+      config,
+      channel,
+      state.channels[channel.name] ?? EMPTY_CHANNEL,
+      mine,
+      nowMs,
+    );
+    if (result.state !== undefined) channels[channel.name] = result.state;
+    messages.push(...result.messages);
+    if (result.dueAtMs !== undefined) {
+      nextDueAtMs =
+        nextDueAtMs === undefined ? result.dueAtMs : Math.min(nextDueAtMs, result.dueAtMs);
+    }
+  }
+  return { state: { version: NOTIFIER_STATE_VERSION, channels }, messages, nextDueAtMs };
+}

@@ -1,0 +1,24 @@
+/** Base class of the notifier's errors. */
+export class NotifierError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'NotifierError';
+  }
+}
+
+/**
+ * The stored notifier state cannot be used (another version, or not a state). Refused loudly:
+ * starting afresh would drop held events and digests without telling anyone.
+ */
+export class IncompatibleNotifierStateError extends NotifierError {
+  constructor(
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `stored notifier state is unusable (${reason}); delete it to start afresh (held events are then lost)`,
+      options,
+    );
+    this.name = 'IncompatibleNotifierStateError';
+  }
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../../shared/config/types';
+import type { Notification } from '../../shared/engine/types';
+import { isActive, nextWindowStart } from '../../shared/notifier/active';
+import { decide } from '../../shared/notifier/decide';
+import { IncompatibleNotifierStateError } from '../../shared/notifier/errors';
+import type { NotifierState } from '../../shared/notifier/types';
+import { zonedTimeToEpoch } from '../../shared/time/zone';
+import { config, MINUTE, T0 } from '../engine/fixtures';
+
+function event(key: string, atMs: number, overrides: Partial<Notification> = {}): Notification {
+  return {
+    id: `ringing{call_id=${key}}|firing|${atMs}`,
+    at: new Date(atMs).toISOString(),
+    source: 'live_calls',
+    rule: 'ringing',
+    status: 'firing',
+    severity: 'warning',
+    channels: ['oncall'],
+    key: `ringing{call_id=${key}}`,
+    labels: { call_id: key },
+    sms: `FIRING ringing: call ${key}`,
+    subject: `[WARNING] FIRING ringing: call ${key}`,
+    text: `the story of ${key}`,
+    ...overrides,
+  };
+}
+
+const CONFIG = config([]);
+
+describe('Function: decide', () => {
+  it('gives a message decided again from the same state and events the same id', () => {
+    const first = decide(CONFIG, undefined, [event('a', T0)], T0);
+    const held = decide(CONFIG, first.state, [event('b', T0 + MINUTE)], T0 + MINUTE);
+    expect(held.messages).toEqual([]);
+    expect(held.nextDueAtMs).toBe(T0 + 5 * MINUTE);
+    const once = decide(CONFIG, held.state, [], T0 + 5 * MINUTE);
+    const again = decide(CONFIG, held.state, [], T0 + 6 * MINUTE);
+    expect(once.messages.map((m) => m.message.id)).toEqual(again.messages.map((m) => m.message.id));
+    expect(once.messages[0]?.delivers).toEqual([event('b', T0 + MINUTE).id]);
+  });
+
+  it('keeps nothing once every group is quiet and nothing is held', () => {
+    const sent = decide(CONFIG, undefined, [event('a', T0)], T0);
+    const later = decide(CONFIG, sent.state, [], T0 + 5 * MINUTE);
+    // The SMS of the hour is still remembered for the cap.
+    expect(Object.keys(later.state.channels.oncall?.groups ?? {})).toEqual([]);
+    expect(decide(CONFIG, later.state, [], T0 + 61 * MINUTE).state.channels).toEqual({});
+  });
+
+  it('sends no SMS for a message below the channel minSeverity, and does not count it', () => {
+    const oncall = CONFIG.channels.oncall;
+    if (oncall === undefined) throw new Error('fixture has oncall');
+    const strict: Config = {
+      ...CONFIG,
+      channels: { oncall: { ...oncall, minSeverity: 'warning' } },
+    };
+    const decision = decide(strict, undefined, [event('a', T0, { severity: 'info' })], T0);
+    expect(decision.messages[0]?.message.sms).toBeNull();
+    expect(decision.state.channels.oncall?.smsSentAt).toEqual([]);
+  });
+
+  it('refuses a stored state of another version rather than dropping what it holds', () => {
+    const stored = { version: 2, channels: {} } as unknown as NotifierState;
+    expect(() => decide(CONFIG, stored, [], T0)).toThrow(IncompatibleNotifierStateError);
+  });
+});
+
+describe('Function: isActive / nextWindowStart', () => {
+  const weekdays = {
+    days: ['mon', 'tue', 'wed', 'thu', 'fri'] as const,
+    fromMinutes: 540,
+    toMinutes: 1080,
+  };
+
+  it('defers a Saturday to Monday 09:00 in the configured zone', () => {
+    const saturday = zonedTimeToEpoch('Asia/Kolkata', 2026, 11, 21, 23);
+    expect(isActive(weekdays, saturday, 'Asia/Kolkata')).toBe(false);
+    expect(nextWindowStart(weekdays, saturday, 'Asia/Kolkata')).toBe(
+      zonedTimeToEpoch('Asia/Kolkata', 2026, 11, 23, 9),
+    );
+  });
+
+  it('opens at from and closes at to (exclusive)', () => {
+    const monday = (h: number, m = 0) => zonedTimeToEpoch('Asia/Kolkata', 2026, 11, 23, h, m);
+    expect(isActive(weekdays, monday(9), 'Asia/Kolkata')).toBe(true);
+    expect(isActive(weekdays, monday(8, 59), 'Asia/Kolkata')).toBe(false);
+    expect(isActive(weekdays, monday(18), 'Asia/Kolkata')).toBe(false);
+  });
+
+  it('follows the wall clock across a DST change', () => {
+    // Europe/London moves to BST on 2026-03-29: 09:00 that Monday is 08:00 UTC.
+    const sunday = zonedTimeToEpoch('Europe/London', 2026, 3, 29, 12);
+    expect(new Date(nextWindowStart(weekdays, sunday, 'Europe/London')).toISOString()).toBe(
+      '2026-03-30T08:00:00.000Z',
+    );
+  });
+
+  it('keeps a window across midnight open after midnight, for the day it started', () => {
+    const night = { days: ['fri'] as const, fromMinutes: 22 * 60, toMinutes: 6 * 60 };
+    const saturdayEarly = zonedTimeToEpoch('Asia/Kolkata', 2026, 11, 21, 3);
+    const saturdayLate = zonedTimeToEpoch('Asia/Kolkata', 2026, 11, 21, 23);
+    expect(isActive(night, saturdayEarly, 'Asia/Kolkata')).toBe(true);
+    expect(isActive(night, saturdayLate, 'Asia/Kolkata')).toBe(false);
+  });
+});
