@@ -68,6 +68,21 @@ export interface RequestOptions {
 }
 
 const REDACTED = '[redacted]';
+/**
+ * A token shorter than this is redacted only where it stands whole (as in `Bearer abc`), not
+ * inside other words: replacing every `e` of a one-letter token would garble the message
+ * around it, and a short token's letters inside a word reveal nothing of it.
+ */
+const WHOLE_ONLY_BELOW = 8;
+/** Characters of a bearer token (RFC 6750 b64token). */
+const TOKEN_CHARS = 'A-Za-z0-9._~+/=-';
+
+/** Every whole occurrence of `token`: not next to another token character. */
+function wholeToken(token: string): RegExp {
+  const escaped = token.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+  return new RegExp(`(?<![${TOKEN_CHARS}])${escaped}(?![${TOKEN_CHARS}])`, 'g');
+}
+
 const MAX_REASON = 120;
 
 /**
@@ -271,7 +286,12 @@ export class TelephonyClient {
 
   #redact(text: string): string {
     let result = text;
-    for (const secret of this.#secrets) result = result.replaceAll(secret, REDACTED);
+    for (const secret of this.#secrets) {
+      result =
+        secret.length >= WHOLE_ONLY_BELOW
+          ? result.replaceAll(secret, REDACTED)
+          : result.replace(wholeToken(secret), REDACTED);
+    }
     return result;
   }
 

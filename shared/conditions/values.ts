@@ -1,6 +1,6 @@
 import { type Decimal, parseDecimal } from '../money/decimal';
 import type { FieldKind } from '../records/fields';
-import { canonicalPhone } from '../records/phone';
+import { canonicalPhone, isWrittenPhone } from '../records/phone';
 import { tryParseDuration } from '../time/duration';
 
 /** A condition's value, read by the kind of the field it applies to. */
@@ -59,7 +59,10 @@ export function readConditionValue(kind: FieldKind, text: string): ConditionValu
     }
     case 'phone':
     case 'phones':
-      return value === '' ? undefined : { kind: 'text', value: canonicalPhone(value) };
+      // Digits among other text (`+91 abc`) are refused, not read as the number 91; a word
+      // with no digit (`anonymous`, a withheld caller id) is kept and compared as sent.
+      if (value === '' || (/\d/.test(value) && !isWrittenPhone(value))) return undefined;
+      return { kind: 'text', value: canonicalPhone(value) };
     case 'text':
     case 'time':
       return { kind: 'text', value: value.toLowerCase() };

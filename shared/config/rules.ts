@@ -82,17 +82,28 @@ export function readCondition(field: string, kind: FieldKind, input: unknown): C
   return { value: { kind: 'compare', op, value } };
 }
 
+/**
+ * At the start of a count, any run of punctuation or symbols is an attempted operator (`~`,
+ * `≥`, `=>`): a count is a number, so no text value could start that way.
+ */
+const COUNT_OPERATOR_LIKE = /^([\p{P}\p{S}]+)\s*(.*)$/su;
+/** The largest count a rule may name: far above the records any poll holds, exact as a number. */
+export const MAX_COUNT = 1_000_000_000;
+
 /** Reads `count`: a whole number (equality, like any scalar) or `"OP N"`. */
 export function readCount(input: unknown): Checked<Condition> {
   const text = scalarText(input);
   if (text === undefined || typeof input === 'boolean') {
     return { message: 'must be a whole number or "OP N" (e.g. "> 5")' };
   }
-  const operator = OPERATOR_LIKE.exec(text);
+  const operator = COUNT_OPERATOR_LIKE.exec(text);
   const [opText, value] = operator ? [operator[1] ?? '', (operator[2] ?? '').trim()] : ['', text];
   if (operator && !(OPERATORS as readonly string[]).includes(opText))
-    return { message: OPERATOR_LIST };
+    return { message: `unknown operator "${opText}": ${OPERATOR_LIST}` };
   if (!/^\d+$/.test(value)) return { message: `"${value}" is not a whole number of records` };
+  if (Number(value) > MAX_COUNT) {
+    return { message: `${value} is more records than any poll holds: at most ${MAX_COUNT}` };
+  }
   return operator
     ? { value: { kind: 'compare', op: opText as Operator, value } }
     : { value: { kind: 'equals', values: [value] } };

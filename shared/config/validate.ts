@@ -278,7 +278,11 @@ export function readRulesText(path: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
-      code === 'ENOENT' ? `${path} does not exist` : `${path}: ${String(code ?? error)}`;
+      code === 'ENOENT'
+        ? `${path} does not exist`
+        : code === 'EISDIR'
+          ? `${path} is a directory, not a rules file`
+          : `${path}: ${String(code ?? error)}`;
     throw new ConfigReadError(basename(path), reason, { cause: error });
   }
 }

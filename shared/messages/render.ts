@@ -15,7 +15,8 @@ function valuePart(input: MessageInput): string {
   if (isLimitAlert(input)) return limitValue(input);
   if (rule === undefined) {
     const error = [input.context.kind, input.context.status].filter(Boolean).join(' ');
-    const failures = input.context.failures ? `${input.context.failures} polls failed` : 'failing';
+    const count = input.context.failures;
+    const failures = count ? `${count} ${count === '1' ? 'poll' : 'polls'} failed` : 'failing';
     return input.status === 'firing'
       ? `${input.source} ${failures}${error ? ` (${error})` : ''}`
       : `${input.source} answering again`;

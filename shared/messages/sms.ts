@@ -22,6 +22,18 @@ function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (part) => part.segment);
 }
 
+/**
+ * How many characters a person counts in `text`: graphemes, so an emoji made of several code
+ * points (a family, a flag) is one, where `length` counts UTF-16 units (11 for a family).
+ */
+export function graphemeCount(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  let count = 0;
+  for (const _ of segmenter.segment(text)) count++;
+  return count;
+}
+
 /** Graphemes of `parts` that fit `limit` once `ellipsis` is added, by a cost per grapheme. */
 function cut(
   parts: readonly string[],

@@ -42,7 +42,7 @@ function ruleLines(input: MessageInput): (readonly [string, string])[] {
       ['Rule', `${input.ruleName} (built in: the ${input.source} API keeps failing)`],
       [
         'Failing',
-        `${input.context.failures ?? '?'} polls in a row (alert after ${input.config.health.after})`,
+        `${input.context.failures ?? '?'} ${input.context.failures === '1' ? 'poll' : 'polls'} in a row (alert after ${input.config.health.after})`,
       ],
       [
         'Last error',
@@ -91,7 +91,7 @@ export function renderText(
   out.push('');
   // Labels and the key carry API values: each shown on its line, never adding lines of its own.
   const labels = Object.entries(input.labels)
-    .map(([k, v]) => `${k}=${shownValue(v)}`)
+    .map(([k, v]) => `${k}=${v === '' ? '""' : shownValue(v)}`)
     .join(', ');
   const times: (readonly [string, string])[] = [['Active since', at(input.activeAtMs)]];
   if (input.firedAtMs !== undefined) times.push(['Firing since', at(input.firedAtMs)]);

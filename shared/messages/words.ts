@@ -67,13 +67,21 @@ export function recordValue(rule: RuleConfig, input: MessageInput): string {
     .join(', ');
 }
 
+/**
+ * A group's value as the sms and subject show it: a record without the field (or with it
+ * empty) forms a group of its own, which reads `did (empty)` rather than a bare `did `.
+ */
+function groupValue(value: string): string {
+  return value === '' ? '(empty)' : value;
+}
+
 /** The record or group the alert is about, most telling part first. */
 export function identity(input: MessageInput): string {
   const { context, labels } = input;
   if (input.rule === undefined) return '';
   if (input.rule.count !== undefined) {
     return Object.entries(labels)
-      .map(([name, value]) => `${name} ${value}`)
+      .map(([name, value]) => `${name} ${groupValue(value)}`)
       .join(', ');
   }
   if (input.source === 'payments') {
@@ -86,7 +94,7 @@ export function identity(input: MessageInput): string {
   }
   const parts = [
     `call ${labels.call_id ?? context.call_id ?? '?'}`,
-    context.did === undefined ? undefined : `did ${context.did}`,
+    context.did === undefined || context.did === '' ? undefined : `did ${context.did}`,
     context.agent_name,
   ];
   return parts.filter((part) => part !== undefined && part !== '').join(' ');

@@ -119,8 +119,15 @@ export class FileStateStore implements StateStore {
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, sources: {} };
-      throw new StateStoreError(`cannot read the state file ${this.path}`, { cause: error });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { version: 1, sources: {} };
+      const reason =
+        code === 'EISDIR'
+          ? `the state file ${this.path} is a directory; name a file instead (telealert poll --state FILE)`
+          : code === 'EACCES'
+            ? `cannot read the state file ${this.path}: permission denied`
+            : `cannot read the state file ${this.path} (${String(code ?? error)})`;
+      throw new StateStoreError(reason, { cause: error });
     }
     let parsed: unknown;
     try {

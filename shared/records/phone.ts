@@ -5,9 +5,22 @@
 export const DEFAULT_COUNTRY_CODE = '91';
 
 /**
+ * A phone number as people write one: digits, a leading `+`, and the separators of a written
+ * number (spaces, `-`, `.`, parentheses). Anything else (`+91 abc`, `anonymous`) is no number.
+ */
+const WRITTEN_PHONE = /^\+?[\d\s().-]*\d[\d\s().-]*$/;
+
+/** True when `text` is a phone number as people write one (see `WRITTEN_PHONE`). */
+export function isWrittenPhone(text: string): boolean {
+  return WRITTEN_PHONE.test(text.trim());
+}
+
+/**
  * Canonical form of a phone number, so one number written several ways is one value:
  * `+918000000001`, `918000000001`, `08000000001` and `8000000001` all become `+918000000001`.
- * Short codes and extensions (fewer than 10 digits) are kept as their digits.
+ * Short codes and extensions (fewer than 10 digits) are kept as their digits. Text that is no
+ * phone number (`+91 abc`, `anonymous`) is kept as it was sent, trimmed: its digits alone
+ * (`91`) would be another, wrong number, one a condition could match.
  */
 export function canonicalPhone(input: string | number): string {
   if (typeof input === 'string') {
@@ -15,8 +28,8 @@ export function canonicalPhone(input: string | number): string {
     if (plain !== undefined) return plain;
   }
   const text = String(input).trim();
+  if (!WRITTEN_PHONE.test(text)) return text;
   const digits = text.replace(/\D/g, '');
-  if (digits === '') return text;
   if (digits.length < 10) return digits;
   if (digits.length === 10) return `+${DEFAULT_COUNTRY_CODE}${digits}`;
   if (digits.length === 11 && digits.startsWith('0')) {

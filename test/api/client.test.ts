@@ -347,6 +347,17 @@ describe('Class: TelephonyClient', () => {
       expect(all).toContain('[redacted]');
       expect(JSON.stringify(events)).not.toContain(TOKEN);
     });
+
+    it('redacts a very short token where it stands whole, leaving the words around it intact', async () => {
+      const { client, deadlineMs } = setup([echo(403)], {
+        maxAttempts: 1,
+        tokenSource: tokens('e'),
+      });
+      const error = await caught(client.liveCalls({}, { deadlineMs }));
+      expect(error).toBeInstanceOf(ApiAuthError);
+      expect((error as ApiAuthError).reason).toContain('bad header Bearer [redacted]');
+      expect(exposed(error)).not.toMatch(/Bearer e\b/);
+    });
   });
 
   describe('Observer', () => {

@@ -56,6 +56,12 @@ describe('Function: loadConfigFile', () => {
     expect(() => loadConfigFile(join(dir, 'missing.yaml'))).toThrow(/^missing\.yaml: cannot read/);
   });
 
+  it('says the rules file is a directory when it is one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'telealert-config-'));
+    expect(() => loadConfigFile(dir)).toThrow(ConfigReadError);
+    expect(() => loadConfigFile(dir)).toThrow(`${dir} is a directory, not a rules file`);
+  });
+
   it('reads a JSON rules file, since JSON is YAML', () => {
     const dir = mkdtempSync(join(tmpdir(), 'telealert-config-'));
     const file = join(dir, 'rules.json');
@@ -266,6 +272,9 @@ rules: []
     ['source: "+918000000001"', 'live_calls', undefined],
     ['source: "> +91800"', 'live_calls', '> does not apply to source (phone); use <> or equality'],
     ['direction: sideways', 'live_calls', '"sideways" is not 1, 2, inbound or outbound'],
+    ['did: "+91 abc"', 'live_calls', '"+91 abc" is not a phone number'],
+    ['destination: ["+91 98123 00011", "98123-00012"]', 'live_calls', undefined],
+    ['source: anonymous', 'live_calls', undefined],
   ])('reads live_calls condition %s by field kind', (condition, _source, message) => {
     const text = `${MINIMAL}  - name: c\n    source: live_calls\n    where: { ${condition} }\n    notify: [oncall]\n`;
     if (message === undefined) expect(() => parseConfig(text, 'telealert.yaml')).not.toThrow();
@@ -291,6 +300,30 @@ rules: []
       'telealert.yaml: rules[1].groupBy: groupBy needs count: only aggregate rules group records',
       'telealert.yaml: rules[1].name: "too-many-ringing" is already the name of rules[0]',
     ]);
+  });
+
+  it('names an unknown count operator and lists the operators, rather than blaming the number', () => {
+    for (const [written, op] of [
+      ['~ 5', '~'],
+      ['≥ 5', '≥'],
+      ['=> 5', '=>'],
+    ]) {
+      expect(errorsOf(MINIMAL.replace('count: "> 5"', `count: "${written}"`))).toEqual([
+        `telealert.yaml: rules[0].count: unknown operator "${op}": operator must be one of >, <, >=, <=, <>`,
+      ]);
+    }
+    expect(errorsOf(MINIMAL.replace('count: "> 5"', 'count: "> five"'))).toEqual([
+      'telealert.yaml: rules[0].count: "five" is not a whole number of records',
+    ]);
+  });
+
+  it('bounds a count threshold so it stays an exact number', () => {
+    expect(errorsOf(MINIMAL.replace('count: "> 5"', 'count: "> 99999999999999999999"'))).toEqual([
+      'telealert.yaml: rules[0].count: 99999999999999999999 is more records than any poll holds: at most 1000000000',
+    ]);
+    expect(() =>
+      parseConfig(MINIMAL.replace('count: "> 5"', 'count: "> 1000000000"'), 'telealert.yaml'),
+    ).not.toThrow();
   });
 
   it('refuses a grouped count that holds for an empty group, which no poll can show', () => {

@@ -18,6 +18,13 @@ describe('Function: shownValue', () => {
     expect(shown).toMatch(/^z+… \(100000 characters\)$/);
   });
 
+  it('counts the characters of a cut value as a person does, an emoji of several code points as one', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+    expect(family.length).toBe(11);
+    expect(shownValue(family.repeat(40))).toMatch(/… \(40 characters\)$/);
+    expect(shownValue(`${'\u{1F600}'.repeat(150)}x`)).toMatch(/… \(151 characters\)$/);
+  });
+
   it('is always one well-formed line of at most MAX_SHOWN_LENGTH characters', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 600 }), (text) => {

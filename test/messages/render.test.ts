@@ -57,6 +57,26 @@ describe('Function: renderMessage', () => {
     expect(renderMessage(input)).toMatchSnapshot();
   });
 
+  it('says "1 poll failed" in the singular when health.after is 1', () => {
+    const once: MessageInput = {
+      ...sourceUnavailable,
+      context: { ...sourceUnavailable.context, failures: '1' },
+    };
+    const rendered = renderMessage(once);
+    expect(rendered.sms).toBe(
+      'FIRING source_unavailable: payments 1 poll failed (auth 403); critical',
+    );
+    expect(rendered.text).toMatch(/1 poll in a row \(alert after /);
+  });
+
+  it('shows an empty group value as (empty), not a bare label', () => {
+    const input: MessageInput = { ...ringingFiring, labels: { did: '' } };
+    const rendered = renderMessage(input);
+    expect(rendered.sms).toMatch(/^FIRING too-many-ringing: 6 ringing > 5; did \(empty\); /);
+    expect(rendered.sms).not.toMatch(/did ;/);
+    expect(rendered.text).toContain('did=""');
+  });
+
   it('puts status, rule, value vs threshold and the group first in the sms', () => {
     expect(renderMessage(ringingFiring).sms).toMatch(
       /^FIRING too-many-ringing: 6 ringing > 5; did \+918000000001/,

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,5 +50,15 @@ describe('Class: FileStateStore', () => {
     );
     await writeFile(path, 'not json');
     await expect(new FileStateStore(path).load('payments')).rejects.toBeInstanceOf(StateStoreError);
+  });
+
+  it('says the state file is a directory when it is one', async () => {
+    const path = await freshPath();
+    await mkdir(path, { recursive: true });
+    await expect(new FileStateStore(path).load('payments')).rejects.toThrow(
+      new StateStoreError(
+        `the state file ${path} is a directory; name a file instead (telealert poll --state FILE)`,
+      ),
+    );
   });
 });

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compileWhere } from '../../shared/conditions/compile';
 import { formatDecimal, parseDecimal } from '../../shared/money/decimal';
 import { NotAnArrayError } from '../../shared/records/errors';
 import { canonicalMoney } from '../../shared/records/normalise';
 import { MAX_SKIP_REASONS, parseRecords } from '../../shared/records/parse';
 import { recordSchema } from '../../shared/records/schema';
 import { TimeZoneError } from '../../shared/time/errors';
+import { cond } from '../engine/fixtures';
 
 const ZONE = 'Asia/Kolkata';
 
@@ -91,6 +93,19 @@ describe('Function: parseRecords', () => {
     });
     expect(record?.fields).not.toHaveProperty('recording_url');
     expect(record?.raw?.recording_url).toBe('https://example.com/r.mp3');
+  });
+
+  it('keeps a phone field that is no phone number as sent, so it equals no number', () => {
+    const odd = { ...liveCall, did: '+91 abc', destination: '+91 abc, 8000000002' };
+    const [record] = parseRecords('live_calls', [odd], ZONE).records;
+    expect(record?.fields).toMatchObject({
+      did: '+91 abc',
+      destination: ['+91 abc', '+918000000002'],
+    });
+    if (record === undefined) throw new Error('expected the record');
+    const where = (did: string) => compileWhere('live_calls', { did: cond(did) }, ZONE);
+    expect(where('91')(record, 0)).toBe(false);
+    expect(where('<> 91')(record, 0)).toBe(true);
   });
 
   it('normalises payments: exact money, gateway alias, empty payment_id while pending', () => {

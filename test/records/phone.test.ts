@@ -25,6 +25,23 @@ describe('Function: canonicalPhone', () => {
     }
     expect(canonicalPhone('00918000000001')).toBe('+918000000001');
     expect(canonicalPhone('101')).toBe('101');
+    expect(canonicalPhone('+91 (98123) 000-11')).toBe('+919812300011');
+  });
+
+  it('keeps text that is no phone number as it was sent, rather than reading its digits', () => {
+    expect(canonicalPhone(' +91 abc ')).toBe('+91 abc');
+    expect(canonicalPhone('9812300011 ext 5')).toBe('9812300011 ext 5');
+    expect(canonicalPhone('anonymous')).toBe('anonymous');
+    expect(canonicalPhones('+91 abc, 9812300011')).toEqual(['+91 abc', '+919812300011']);
+  });
+
+  it('is its own canonical form', () => {
+    fc.assert(
+      fc.property(fc.oneof(plainPhones, fc.string({ maxLength: 16 })), (text) => {
+        expect(canonicalPhone(canonicalPhone(text))).toBe(canonicalPhone(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
