@@ -54,7 +54,7 @@ export function benchConfig(path = 'telealert.yaml', extra = 20): Config {
   return parseConfig(JSON.stringify(benchConfigData(path, extra)), 'bench-rules.json');
 }
 
-/** The same rules as data, before validation: what `cdk synth` ships as `telealert.json`. */
+/** The same rules as data, before validation (what a JSON rules file holds). */
 export function benchConfigData(path = 'telealert.yaml', extra = 20): unknown {
   const data = parse(readFileSync(path, 'utf8')) as { rules: unknown[] };
   data.rules.push(...extraRules().slice(0, extra));

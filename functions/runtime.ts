@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SSMClient } from '@aws-sdk/client-ssm';
+import { EMBEDDED_CONFIG_FILE, readEmbeddedConfig } from '../shared/config/embedded';
 import type { Config } from '../shared/config/types';
 import { loadConfigJsonFile } from '../shared/config/validate';
 import * as z from '../shared/schema/zod';
@@ -43,20 +44,45 @@ const topicsSchema = z.record(
 );
 
 /**
- * The rules as JSON, which `cdk synth` writes beside the handler from the validated
- * `telealert.yaml` (the YAML parser would add a third to the bundle; JSON.parse is built in).
+ * The digest of the validated config `cdk synth` wrote beside this handler, which the bundler
+ * puts in (`infra/poller.ts`, `CONFIG_DIGEST_IDENTIFIER`); absent when the handler runs from
+ * source.
  */
-export const BUNDLED_RULES_FILE = 'telealert.json';
+declare const __TELEALERT_CONFIG_DIGEST__: string | undefined;
+const BUNDLED_CONFIG_DIGEST =
+  typeof __TELEALERT_CONFIG_DIGEST__ === 'string' ? __TELEALERT_CONFIG_DIGEST__ : undefined;
 
-/** The bundled rules: `TELEALERT_CONFIG_FILE` (JSON), else `telealert.json` beside the handler. */
-export function configPath(env: NodeJS.ProcessEnv): string {
-  return env[ENV.configFile] ?? join(env.LAMBDA_TASK_ROOT ?? process.cwd(), BUNDLED_RULES_FILE);
+/**
+ * The rules. `TELEALERT_CONFIG_FILE`: a JSON rules file, validated with the schemas synth uses.
+ * Else the config synth validated and wrote beside the handler (`telealert.config.json`), read
+ * without validating it again (about 13 ms of a cold start), provided it is the one this bundle
+ * was built with (`digest`).
+ *
+ * @throws RuntimeConfigError when neither is there; ConfigError (shared/config) for an invalid
+ *   rules file or another build's config.
+ */
+export function loadRuntimeConfig(
+  env: NodeJS.ProcessEnv,
+  digest: string | undefined = BUNDLED_CONFIG_DIGEST,
+): Config {
+  const override = env[ENV.configFile];
+  if (override !== undefined) return loadConfigJsonFile(override);
+  if (digest === undefined) {
+    throw new RuntimeConfigError(
+      `${ENV.configFile} is not set, and this handler was not bundled by the stack (which ships the validated rules beside it): set ${ENV.configFile} to a JSON rules file`,
+    );
+  }
+  return readEmbeddedConfig(
+    join(env.LAMBDA_TASK_ROOT ?? process.cwd(), EMBEDDED_CONFIG_FILE),
+    digest,
+  );
 }
 
 /**
  * Reads and checks the environment and the rules file, and creates the SDK clients (explicit
  * timeouts, bounded attempts). Synchronous and throwing: a broken deployment fails at cold
- * start with a message that says what to fix, before any poll.
+ * start with a message that says what to fix, before any poll. `configDigest` is the bundled
+ * config's (`loadRuntimeConfig`); a test reading a config of its own gives that one's.
  *
  * @throws RuntimeConfigError for a missing or malformed variable or a channel without a topic;
  *   ConfigError (shared/config) for an invalid rules file.
@@ -64,10 +90,9 @@ export function configPath(env: NodeJS.ProcessEnv): string {
 export function createRuntime(
   env: NodeJS.ProcessEnv = process.env,
   sampleQueue?: SampleQueueFactory,
+  configDigest: string | undefined = BUNDLED_CONFIG_DIGEST,
 ): Runtime {
-  // Validated again at cold start, with the same schemas as at synth: the file may have been
-  // edited in the console or the bundle built by another version.
-  const config = loadConfigJsonFile(configPath(env));
+  const config = loadRuntimeConfig(env, configDigest);
   const tableName = env[ENV.table];
   if (!tableName) throw new RuntimeConfigError(`${ENV.table} is not set: the state table's name`);
   let topics: Record<string, string>;

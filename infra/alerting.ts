@@ -177,6 +177,7 @@ export class TelealertAlerting extends Construct {
         everyMs: this.config.sources[source].everyMs,
         samples: source === 'live_calls' ? this.config.sources.live_calls.samples : 1,
         configFile,
+        config: this.config,
         functionsDir: resolve(props.functionsDir ?? join(projectRoot, 'functions')),
         projectRoot,
         depsLockFilePath,

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -11,8 +11,12 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { readConfigData } from '../shared/config/load';
-import type { SourceName } from '../shared/config/types';
+import {
+  CONFIG_DIGEST_IDENTIFIER,
+  EMBEDDED_CONFIG_FILE,
+  embedConfig,
+} from '../shared/config/embedded';
+import type { Config, SourceName } from '../shared/config/types';
 import { InvalidPropError, MissingFileError } from './errors';
 import { METRIC_NAMESPACE, SERVICE_NAME } from './metrics';
 
@@ -24,12 +28,6 @@ export const FUNCTION_ENTRIES = {
 
 /** Name of the rules file inside the bundle, next to the handler, as written (for people). */
 export const BUNDLED_CONFIG_NAME = 'telealert.yaml';
-
-/**
- * The same rules as JSON, next to the handler: what the runtime reads and validates at cold
- * start (functions/runtime.ts), so the bundle needs no YAML parser (about a third of it).
- */
-export const BUNDLED_RULES_JSON = 'telealert.json';
 
 /**
  * The pollers' Node.js options: stack traces through the bundle's source map, so a bug's
@@ -92,8 +90,13 @@ export interface SourcePollerProps {
    * @default 1
    */
   readonly samples?: number;
-  /** The validated rules file, copied into the bundle. Absolute path. */
+  /** The validated rules file, copied into the bundle for people. Absolute path. */
   readonly configFile: string;
+  /**
+   * What `validateConfig` made of it: shipped beside the handler (`embedConfig`), which reads
+   * it at cold start without validating again, and whose bundle carries its digest.
+   */
+  readonly config: Config;
   readonly functionsDir: string;
   readonly projectRoot: string;
   readonly depsLockFilePath: string;
@@ -151,9 +154,7 @@ export class SourcePoller extends Construct {
 
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
     const configFile = props.configFile;
-    const rulesJson = JSON.stringify(
-      readConfigData(readFileSync(configFile, 'utf8'), basename(configFile)),
-    );
+    const embedded = embedConfig(props.config);
     this.function = new NodejsFunction(this, 'Function', {
       entry,
       handler: 'handler',
@@ -183,6 +184,8 @@ export class SourcePoller extends Construct {
         sourceMap: true,
         sourcesContent: false,
         banner: ESM_REQUIRE_BANNER,
+        // Ties the bundle to the validated config shipped beside it (functions/runtime.ts).
+        define: { [CONFIG_DIGEST_IDENTIFIER]: JSON.stringify(embedded.digest) },
         bundleAwsSDK: props.bundleAwsSdk,
         esbuildArgs: {
           '--alias': [
@@ -201,7 +204,7 @@ export class SourcePoller extends Construct {
           beforeInstall: () => [],
           afterBundling: (inputDir: string, outputDir: string) => [
             `cp ${shellQuote(bundlingPath(configFile, props.projectRoot, inputDir))} ${shellQuote(join(outputDir, BUNDLED_CONFIG_NAME))}`,
-            `printf '%s\\n' ${shellQuote(rulesJson)} > ${shellQuote(join(outputDir, BUNDLED_RULES_JSON))}`,
+            `printf '%s' ${shellQuote(embedded.text)} > ${shellQuote(join(outputDir, EMBEDDED_CONFIG_FILE))}`,
           ],
         },
       },

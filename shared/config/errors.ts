@@ -54,3 +54,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }
   return text;
 }
+
+/** The validated config contains a value JSON would not give back as it is. */
+export class ConfigNotSerialisableError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(
+      `the validated config cannot be shipped as JSON: ${path || '(root)'} ${reason}; ` +
+        'keep Config plain data (shared/config/types.ts) or serialise that value explicitly',
+    );
+    this.name = 'ConfigNotSerialisableError';
+  }
+}

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type * as z from '../schema/zod';
 import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
+import { deepFreeze } from './freeze';
 import { didYouMean } from './hints';
 import { check, checkSection } from './issues';
 import { checkRule } from './rules';
@@ -27,14 +28,6 @@ import type { ChannelConfig, Config, RuleConfig } from './types';
 
 function isRecord(input: unknown): input is Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /** Returns the value of a section check, pushing its issues. */

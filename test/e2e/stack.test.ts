@@ -7,7 +7,8 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import type { Message } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parse } from 'yaml';
+import { EMBEDDED_CONFIG_FILE, embedConfig } from '../../shared/config/embedded';
+import { parseConfig } from '../../shared/config/load';
 import { ManualClock } from '../../simulator/clock';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { type BundledFunction, deployToMoto, type MotoDeployment, type StandIn } from './deploy';
@@ -171,7 +172,7 @@ afterAll(async () => {
 
 // One timeline: each test continues where the previous one left off.
 describe('Synthesized stack on moto: the bundled handlers from cdk.out', () => {
-  it('ships each handler with the rules file (YAML and JSON) beside it and a resolved environment', () => {
+  it('ships each handler with the rules file and the config validated from it beside it, and a resolved environment', () => {
     const [[tableId] = []] = resourcesOfType(stack, 'AWS::DynamoDB::Table');
     expect(tableId).toBeDefined();
     expect(deployment.functions.map((fn) => fn.cdkPath).sort()).toEqual([
@@ -181,9 +182,9 @@ describe('Synthesized stack on moto: the bundled handlers from cdk.out', () => {
     for (const fn of deployment.functions) {
       expect(existsSync(join(fn.assetDir, fn.file))).toBe(true);
       expect(readFileSync(join(fn.assetDir, 'telealert.yaml'), 'utf8')).toBe(rules);
-      // What the runtime reads at cold start: the same rules, as JSON.
-      expect(JSON.parse(readFileSync(join(fn.assetDir, 'telealert.json'), 'utf8'))).toEqual(
-        parse(rules),
+      // What the runtime reads at cold start: the same rules, validated at synth.
+      expect(readFileSync(join(fn.assetDir, EMBEDDED_CONFIG_FILE), 'utf8')).toBe(
+        embedConfig(parseConfig(rules, 'telealert.yaml')).text,
       );
       expect(fn.environment.TELEALERT_TABLE).toBe(deployment.physical[tableId ?? '']?.ref);
       const topics = JSON.parse(fn.environment.TELEALERT_TOPICS ?? '') as Record<string, string>;

@@ -39,7 +39,7 @@ rules:
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'telealert-handler-'));
-  // What synth bundles: the rules file as JSON beside the handler.
+  // A JSON rules file, as TELEALERT_CONFIG_FILE names one (validated at cold start).
   await writeFile(join(directory, 'telealert.json'), JSON.stringify(readConfigData(RULES, 'x')));
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
@@ -52,7 +52,7 @@ afterEach(() => {
 
 function baseEnv(): NodeJS.ProcessEnv {
   return {
-    LAMBDA_TASK_ROOT: directory,
+    TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
     AWS_REGION: 'us-east-1',
     TELEALERT_TABLE: 'state',
     TELEALERT_TOPICS: JSON.stringify({ oncall: 'arn:aws:sns:us-east-1:1:oncall' }),

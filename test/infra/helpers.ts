@@ -6,6 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { TelealertAlertingProps } from '../../infra/alerting';
 import { FUNCTION_ENTRIES } from '../../infra/poller';
 import { TelealertStack } from '../../infra/stack';
+import { CONFIG_DIGEST_IDENTIFIER } from '../../shared/config/embedded';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const SHIPPED_CONFIG = join(REPO_ROOT, 'telealert.yaml');
@@ -26,7 +27,8 @@ export function stubProject(): string {
     writeFileSync(
       join(root, 'functions', entry),
       "import { defaultProvider } from '@aws-sdk/credential-provider-node';\n" +
-        "export const handler = async () => [defaultProvider(), await import('node:http')];\n",
+        // The validated config's digest, which the stack has the bundler put in.
+        `export const handler = async () => [defaultProvider(), await import('node:http'), ${CONFIG_DIGEST_IDENTIFIER}];\n`,
     );
   }
   // The credential chain's replacement, which bundles with the SDK alias to (infra/poller.ts),

@@ -5,6 +5,12 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TelealertStack } from '../../infra/stack';
 import {
+  CONFIG_DIGEST_IDENTIFIER,
+  EMBEDDED_CONFIG_FILE,
+  embedConfig,
+} from '../../shared/config/embedded';
+import { loadConfigFile } from '../../shared/config/load';
+import {
   CREDENTIALS_STUB_MARK,
   iamStatements,
   SHIPPED_CONFIG,
@@ -153,6 +159,19 @@ describe('Construct: TelealertAlerting', () => {
         expect(existsSync(join(dir, 'index.mjs'))).toBe(true);
         expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
         expect(readFileSync(join(dir, 'telealert.yaml'), 'utf8')).toBe(rules);
+      }
+    });
+
+    it('ships the validated config beside each handler, its digest in the bundle', () => {
+      const assets = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.'));
+      const { text, digest } = embedConfig(loadConfigFile(SHIPPED_CONFIG));
+      for (const asset of assets) {
+        const dir = join(assemblyDir, asset);
+        expect(readFileSync(join(dir, EMBEDDED_CONFIG_FILE), 'utf8')).toBe(text);
+        expect(existsSync(join(dir, 'telealert.json'))).toBe(false);
+        const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+        expect(code).toContain(JSON.stringify(digest));
+        expect(code).not.toContain(CONFIG_DIGEST_IDENTIFIER);
       }
     });
 
