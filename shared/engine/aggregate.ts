@@ -40,15 +40,20 @@ export interface RecordSource {
 /**
  * A per-record observation whose record is read and context built on first read only: 10,000
  * stuck payments firing since an earlier run need neither while no notification goes out.
+ * Several rows of one record alike in matching (a call ringing several agents) are all
+ * candidates: the one whose context, as text, comes first describes it, so the answer's order
+ * decides nothing; only such records pay for reading more than one row.
  */
 export class RecordObservation implements Observation {
   readonly key: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly holds: boolean;
-  readonly createdAtMs?: number;
   readonly compactContext: boolean;
   readonly #records: RecordSource;
-  readonly #index: number;
+  /** The candidate rows; the first until `#choose` has run. */
+  #row: number;
+  #others: number[] | undefined;
+  #createdAtMs: number | undefined;
   readonly #nowMs: number;
   readonly #zone: string;
   #context: Readonly<Record<string, string>> | undefined;
@@ -67,18 +72,65 @@ export class RecordObservation implements Observation {
     this.key = key;
     this.labels = labels;
     this.holds = holds;
-    if (createdAtMs !== undefined) this.createdAtMs = createdAtMs;
+    this.#createdAtMs = createdAtMs;
     this.compactContext = compactContext;
     this.#records = records;
-    this.#index = index;
+    this.#row = index;
     this.#nowMs = nowMs;
     this.#zone = zone;
   }
 
+  /** Another row of the same record, alike in matching. */
+  addRow(index: number, createdAtMs: number | undefined): void {
+    this.#others ??= [];
+    this.#others.push(index);
+    // The earliest creation time of the record's rows: one that does not depend on order.
+    if (
+      createdAtMs !== undefined &&
+      !(this.#createdAtMs !== undefined && this.#createdAtMs <= createdAtMs)
+    ) {
+      this.#createdAtMs = createdAtMs;
+    }
+  }
+
+  get createdAtMs(): number | undefined {
+    return this.#createdAtMs;
+  }
+
   get context(): Readonly<Record<string, string>> {
-    this.#context ??= recordContext(this.#records.record(this.#index), this.#nowMs, this.#zone);
+    this.#context ??= this.#choose();
     return this.#context;
   }
+
+  #contextOf(row: number): Record<string, string> {
+    return recordContext(this.#records.record(row), this.#nowMs, this.#zone);
+  }
+
+  #choose(): Record<string, string> {
+    let context = this.#contextOf(this.#row);
+    if (this.#others === undefined) return context;
+    let text = contextText(context);
+    for (const row of this.#others) {
+      const candidate = this.#contextOf(row);
+      const candidateText = contextText(candidate);
+      if (candidateText < text) {
+        context = candidate;
+        text = candidateText;
+        this.#row = row;
+      }
+    }
+    this.#others = undefined;
+    return context;
+  }
+}
+
+/** A context as one text, names in order: equal for rows that tell the same. */
+function contextText(context: Readonly<Record<string, string>>): string {
+  return JSON.stringify(
+    Object.keys(context)
+      .sort()
+      .map((name) => [name, context[name]]),
+  );
 }
 
 /** A rule with its conditions compiled once per evaluation. */

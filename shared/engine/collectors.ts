@@ -1,5 +1,5 @@
 import { fieldKind, type RecordPredicate } from '../conditions/compile';
-import { NO_RAW_VALUE, type RecordBatch } from '../records/batch';
+import { compareKeys, NO_RAW_VALUE, type RecordBatch } from '../records/batch';
 import { boundedText } from '../records/bounded';
 import { IDENTITY_FIELD } from '../records/fields';
 import { phoneListIdentity } from '../records/phone';
@@ -69,7 +69,7 @@ class PerRecordCollector implements Collector {
   readonly #compactContext: boolean;
   readonly #nowMs: number;
   readonly #zone: string;
-  readonly #observed = new Map<string, Observation>();
+  readonly #observed = new Map<string, RecordObservation>();
   /**
    * A tracked instance's key by identity: a row of a tracked identity is observed under the
    * instance's own key string, whose hash the maps of the previous state already know, instead
@@ -123,7 +123,12 @@ class PerRecordCollector implements Collector {
     if (this.#keep !== undefined && !this.#keep(createdAtMs)) return;
     const key = this.#keyOfTracked.get(id) ?? `${this.#prefix}${id}}`;
     const earlier = this.#observed.get(key);
-    if (earlier && (earlier.holds || !matches)) return;
+    if (earlier !== undefined) {
+      // A matching row describes the instance over one that does not; rows alike in matching
+      // are all candidates (`RecordObservation`), so the answer's order decides nothing.
+      if (earlier.holds === matches) earlier.addRow(index, createdAtMs);
+      if (earlier.holds || !matches) return;
+    }
     this.#observed.set(
       key,
       new RecordObservation(
@@ -145,7 +150,23 @@ class PerRecordCollector implements Collector {
   }
 }
 
-/** The distinct identities of a group's matching records: how many, and the first few. */
+/**
+ * Keeps in `listed` the `MAX_LISTED_IDS` smallest identities offered (in `compareKeys` order:
+ * numeric ids numerically), so a message lists the same ids whatever the answer's order. An
+ * API lists a log in order, so most offers are one comparison with the last kept.
+ */
+function listId(listed: string[], key: string): void {
+  const full = listed.length === MAX_LISTED_IDS;
+  if (full && compareKeys(key, listed[MAX_LISTED_IDS - 1] as string) >= 0) return;
+  let position = full ? MAX_LISTED_IDS - 1 : listed.length;
+  while (position > 0 && compareKeys(key, listed[position - 1] as string) < 0) {
+    listed[position] = listed[position - 1] as string;
+    position -= 1;
+  }
+  listed[position] = key;
+}
+
+/** The distinct identities of a group's matching records: how many, and the smallest few. */
 class Identities {
   size = 0;
   readonly first: string[] = [];
@@ -158,7 +179,7 @@ class Identities {
       this.#repeated.add(key);
     }
     this.size += 1;
-    if (this.first.length < MAX_LISTED_IDS) this.first.push(key);
+    listId(this.first, key);
   }
 }
 
@@ -247,11 +268,12 @@ class GroupCollector implements Collector {
       return;
     }
     const { groupBy } = this.#compiled.rule;
-    // Labels are built for a group's first record only: a poll has few groups and many rows.
-    // One field is its own id; several are each length-prefixed, so no two groups share an id
-    // whatever their text holds.
+    // Labels are read once per distinct raw value of a one-field groupBy: a poll has few groups
+    // and many rows. One field is its own id; several are each length-prefixed, so no two
+    // groups share an id whatever their text holds.
     let id = '';
     let raw: unknown = NO_RAW_VALUE;
+    let shown: string[];
     if (groupBy.length === 1) {
       const field = groupBy[0] as string;
       raw = this.#rawOf === undefined ? NO_RAW_VALUE : this.#rawOf(index);
@@ -261,6 +283,7 @@ class GroupCollector implements Collector {
         return;
       }
       const label = labelOf(records, index, field, this.#identity);
+      shown = [label];
       let group = this.#groupOfLabel.get(label);
       if (group === undefined) {
         group = this.#folded[0] ? label.toLowerCase() : label;
@@ -268,8 +291,8 @@ class GroupCollector implements Collector {
       }
       id = group;
     } else {
-      groupBy.forEach((field, position) => {
-        const label = labelOf(records, index, field, this.#identity);
+      shown = groupBy.map((field) => labelOf(records, index, field, this.#identity));
+      shown.forEach((label, position) => {
         const group = this.#folded[position] ? label.toLowerCase() : label;
         id += `${group.length}:${group}`;
       });
@@ -278,14 +301,23 @@ class GroupCollector implements Collector {
     if (entry === undefined) {
       const labels: Record<string, string> = {};
       const canonical: Record<string, string> = {};
-      for (const field of groupBy) {
+      groupBy.forEach((field, position) => {
         // Bounded after folding, so a long label's digest is of the text it groups by.
-        const label = labelOf(records, index, field, this.#identity);
+        const label = shown[position] as string;
         labels[field] = boundedText(label);
         canonical[field] = boundedText(groupOf(this.#compiled, field, label));
-      }
+      });
       entry = { canonical, labels, ids: new Identities() };
       this.#groups.set(id, entry);
+    } else {
+      // Text written in several letter cases is one group, shown as the writing that sorts
+      // first: the same label whatever the answer's order.
+      const { labels } = entry;
+      groupBy.forEach((field, position) => {
+        if (!this.#folded[position]) return;
+        const label = boundedText(shown[position] as string);
+        if (label < (labels[field] as string)) labels[field] = label;
+      });
     }
     if (raw !== NO_RAW_VALUE) this.#groupOfRaw.set(raw, entry);
     entry.ids.add(records.key(index), repeats);
@@ -311,8 +343,8 @@ class GroupCollector implements Collector {
 }
 
 /**
- * An ungrouped count over records already one per identity (payments): a count and the first
- * few ids, not a set of 90,000 ids hashed to learn its size.
+ * An ungrouped count over records already one per identity (payments): a count and the
+ * smallest few ids, not a set of 90,000 ids hashed to learn its size.
  */
 class TotalCollector implements Collector {
   readonly where: RecordPredicate;
@@ -331,7 +363,7 @@ class TotalCollector implements Collector {
   add(index: number, matches: boolean): void {
     if (!matches) return;
     this.#matching += 1;
-    if (this.#ids.length < MAX_LISTED_IDS) this.#ids.push(this.#records.key(index));
+    listId(this.#ids, this.#records.key(index));
   }
 
   observations(): Map<string, Observation> {

@@ -8,6 +8,7 @@ import { step } from './lifecycle';
 import { limitKey, limitStep, limitTarget, Overflow, ruleLimit } from './limit';
 import { buildNotification, type NotificationTarget } from './notify';
 import { observeAll } from './observe';
+import { preferredPayment } from './preferred';
 import { checkState, emptyState } from './state';
 import type { AlertInstance, Evaluation, Notification } from './types';
 
@@ -132,17 +133,23 @@ function settleRule(
 
 /**
  * Records of one poll, one per identity for payments (the planner may ask several windows).
- * Identities in order (as an API lists a log) cannot repeat: a pass of comparisons instead of
- * hashing 100,000 ids.
+ * Of several rows of one payment, the one `preferredPayment` picks counts (the most advanced
+ * status), wherever the rows stand. Identities in order (as an API lists a log) cannot repeat:
+ * a pass of comparisons instead of hashing 100,000 ids.
  */
-function distinctPayments(records: RecordBatch): RecordBatch {
+function distinctPayments(records: RecordBatch, zone: string): RecordBatch {
   if (records.keyOrder() !== 0) return records;
-  // The last row of an identity, in the order identities first appear.
+  // The row that counts of each identity, in the order identities first appear.
   const byIdentity = new Map<string, number>();
   for (let index = 0; index < records.length; index += 1) {
-    byIdentity.set(records.key(index), index);
+    const key = records.key(index);
+    const earlier = byIdentity.get(key);
+    byIdentity.set(
+      key,
+      earlier === undefined ? index : preferredPayment(records, earlier, index, zone),
+    );
   }
-  return records.select([...byIdentity.values()]);
+  return byIdentity.size === records.length ? records : records.select([...byIdentity.values()]);
 }
 
 /**
@@ -202,7 +209,8 @@ export function evaluate(
       buildNotification(config, source, healthTarget(config), 'resolved', outage, nowMs),
     );
   }
-  const records = source === 'payments' ? distinctPayments(poll.records) : poll.records;
+  const records =
+    source === 'payments' ? distinctPayments(poll.records, config.timezone) : poll.records;
   const alerts: Record<string, AlertInstance> = {};
   const byRule = new Map<string, AlertInstance[]>();
   for (const instance of Object.values(prior.alerts)) {
