@@ -1,5 +1,5 @@
 import { fieldKind, type RecordPredicate } from '../conditions/compile';
-import { compareKeys, NO_RAW_VALUE, type RecordBatch } from '../records/batch';
+import { NO_RAW_VALUE, type RecordBatch } from '../records/batch';
 import { boundedText } from '../records/bounded';
 import { IDENTITY_FIELD } from '../records/fields';
 import { phoneListIdentity } from '../records/phone';
@@ -151,15 +151,28 @@ class PerRecordCollector implements Collector {
 }
 
 /**
- * Keeps in `listed` the `MAX_LISTED_IDS` smallest identities offered (in `compareKeys` order:
- * numeric ids numerically), so a message lists the same ids whatever the answer's order. An
+ * Identities in the order a message lists them: by the length of their whole part (before a
+ * `.`, if any), then by code unit, so numeric ids (`9` before `10`) and call ids
+ * (`1763700259.433` before `1763700444.28`) come in numeric order.
+ */
+function compareIds(a: string, b: string): number {
+  const dotA = a.indexOf('.');
+  const dotB = b.indexOf('.');
+  const wholeA = dotA === -1 ? a.length : dotA;
+  const wholeB = dotB === -1 ? b.length : dotB;
+  if (wholeA !== wholeB) return wholeA - wholeB;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Keeps in `listed` the `MAX_LISTED_IDS` smallest identities offered (`compareIds`), so a message lists the same ids whatever the answer's order. An
  * API lists a log in order, so most offers are one comparison with the last kept.
  */
 function listId(listed: string[], key: string): void {
   const full = listed.length === MAX_LISTED_IDS;
-  if (full && compareKeys(key, listed[MAX_LISTED_IDS - 1] as string) >= 0) return;
+  if (full && compareIds(key, listed[MAX_LISTED_IDS - 1] as string) >= 0) return;
   let position = full ? MAX_LISTED_IDS - 1 : listed.length;
-  while (position > 0 && compareKeys(key, listed[position - 1] as string) < 0) {
+  while (position > 0 && compareIds(key, listed[position - 1] as string) < 0) {
     listed[position] = listed[position - 1] as string;
     position -= 1;
   }

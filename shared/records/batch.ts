@@ -6,7 +6,7 @@ import { readsAlias, valueReader } from './row-fields';
 import type { ApiRecord, FieldValue } from './types';
 
 /** Identities in order: shorter first, then by code unit, so numeric ids in numeric order. */
-export function compareKeys(a: string, b: string): number {
+function compareKeys(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -290,13 +290,14 @@ describe('Function: observeAll', () => {
           ZONE,
         );
         // The reference: distinct keys of the matching records, per group; the listed ones are
-        // the smallest (shorter first, then by code unit), whatever the rows' order.
+        // the smallest (shorter whole part first, then by code unit), whatever the rows' order.
         const matching = records.filter((record) => compiled[0]?.where(record, T0));
         const distinct = (list: ApiRecord[]) => [...new Set(list.map((r) => r.key))];
         const total = [...(all?.values() ?? [])][0];
         expect(total?.value).toBe(distinct(matching).length);
+        const whole = (id: string) => (id.includes('.') ? id.indexOf('.') : id.length);
         const smallest = distinct(matching).sort(
-          (a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0),
+          (a, b) => whole(a) - whole(b) || (a < b ? -1 : a > b ? 1 : 0),
         );
         expect(total?.context.ids ?? '').toBe(smallest.slice(0, 5).join(', '));
         const agents = new Map<string, ApiRecord[]>();
