@@ -7,8 +7,10 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { FUNCTION_ENTRIES } from '../infra/poller';
 import type { SourceName } from '../shared/config/types';
 import { createSampleQueue, measureWarm, startLoopback } from './aws';
+import { type BundlePart, bundleComposition } from './bundle';
 import { type ColdSubject, floorRatio, measureColdStarts } from './cold';
 import { inOneInvocationMs, monthlyCost, PRICES } from './cost';
 import { bundleFloor } from './floor';
@@ -112,6 +114,8 @@ try {
     const floorAsset = await bundleFloor(join(scratch, `floor-${sdk}`), sdk);
     subjects.push({ ...floorAsset, sdk, env: { TELEALERT_CONFIG_FILE: benchRules } });
   }
+  // What the 170 KB budget weighs: the live calls bundle (the larger) by package and folder.
+  const bundleParts = await bundleComposition(`functions/${FUNCTION_ENTRIES.live_calls}`);
   log(
     `3/5 cold starts: ${COLD_ROUNDS} rounds of ${subjects.length} fresh processes, interleaved...`,
   );
@@ -213,6 +217,7 @@ try {
       functions: cold,
       floor,
     },
+    bundleParts,
     warm,
     cost: { prices: PRICES, memoryMb, sources: cost, totalUsd, alternatives },
     budgets,
@@ -275,6 +280,13 @@ function renderTables(r: Record<string, unknown>): string {
     table(
       "   floor: the SDK clients and the first run's calls alone (bench/floor/handler.ts)",
       cold.floor,
+    ),
+    table(
+      '   bundle live_calls, SDK external, by package and folder (KB, esbuild metafile; parts under 1 KB left out)',
+      (r.bundleParts as BundlePart[]).filter((p) => p.kb >= 1) as unknown as Record<
+        string,
+        unknown
+      >[],
     ),
     '',
     table('4. warm run (median ms, calls in one run)', r.warm as Record<string, unknown>[]),
