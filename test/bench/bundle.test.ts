@@ -1,0 +1,27 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bundleComposition, bundleLikePollers } from '../../bench/bundle';
+
+describe('Function: bundleComposition', () => {
+  it('accounts for the external bundle by package and folder, the SDK left out', async () => {
+    const parts = await bundleComposition('functions/payments.ts');
+    const bytes = await bundleLikePollers(
+      'functions/payments.ts',
+      join(mkdtempSync(join(tmpdir(), 'telealert-bundle-')), 'index.mjs'),
+      'external',
+    );
+    const total = parts.reduce((sum, part) => sum + part.kb, 0) * 1024;
+    // Parts are rounded to 0.1 KB; the banner, esbuild's module glue and the license comment
+    // belong to no input.
+    expect(total).toBeLessThan(bytes * 1.01);
+    expect(total).toBeGreaterThan(bytes * 0.95);
+    expect(parts.map((part) => part.part)).toEqual(
+      expect.arrayContaining(['zod', 'shared/engine', 'functions/handler.ts']),
+    );
+    expect(parts.some((part) => part.part.includes('@aws-sdk'))).toBe(false);
+    const sizes = parts.map((part) => part.kb);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+  });
+});
