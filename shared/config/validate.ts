@@ -5,6 +5,7 @@ import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { deepFreeze } from './freeze';
 import { didYouMean } from './hints';
 import { check, checkSection } from './issues';
+import { unreachablePaymentsRule } from './reach';
 import { checkRule } from './rules';
 import {
   apiSchema,
@@ -99,6 +100,7 @@ function readRules(
   raw: unknown,
   channelNames: ReadonlySet<string>,
   issues: ConfigIssue[],
+  lookbackMs: number | undefined,
 ): RuleConfig[] {
   if (raw === undefined) {
     issues.push({ path: 'rules', message: 'is required (an empty list [] is allowed)' });
@@ -131,7 +133,7 @@ function readRules(
       } else seen.set(body.name, index);
     }
     if (!shape) return;
-    rules.push({
+    const rule: RuleConfig = {
       name: shape.name,
       source: shape.source,
       where: checks.where,
@@ -144,7 +146,9 @@ function readRules(
       severity: shape.severity,
       notify: shape.notify,
       ...(shape.summary !== undefined ? { summary: shape.summary } : {}),
-    });
+    };
+    rules.push(rule);
+    if (lookbackMs !== undefined) issues.push(...unreachablePaymentsRule(rule, index, lookbackMs));
   });
   return rules;
 }
@@ -222,7 +226,7 @@ export function validateConfig(raw: unknown, fileName: string): Config {
       issues.push({ path: `health.notify[${i}]`, message: `no channel named "${name}"${hint}` });
     }
   });
-  const rules = readRules(raw.rules, channelNames, issues);
+  const rules = readRules(raw.rules, channelNames, issues, payments?.lookback);
 
   if (issues.length > 0 || !api || !liveCalls || !payments || !health || !zone.ok) {
     throw new ConfigError(fileName, issues);
