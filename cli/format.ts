@@ -1,5 +1,8 @@
 import { notificationJson } from '../shared/engine/json';
 import type { Notification } from '../shared/engine/types';
+import { messageJson } from '../shared/notifier/json';
+import type { Message } from '../shared/notifier/types';
+import type { MessagePublisher } from '../shared/ports/notifier';
 import type { Publisher, PublishOutcome } from '../shared/ports/types';
 import { formatInZone } from '../shared/time/zone';
 
@@ -37,5 +40,51 @@ export class PrintingPublisher implements Publisher {
       else this.resolved += 1;
     }
     return { delivered: notifications.map((notification) => notification.id), partial: [] };
+  }
+}
+
+/**
+ * One message as people get it: time, channel and kind, then what the phone shows and the
+ * email's subject, e.g.
+ * `2026-11-21 10:05:00 IST  oncall  alerts (3)` / `  SMS   3 alerts: ...` / `  email [WARNING] ...`.
+ */
+export function prettyMessage(message: Message, zone: string, colour: boolean): string {
+  const time = formatInZone(Date.parse(message.at), zone);
+  const paint = (text: string) =>
+    colour
+      ? `${COLOURS[message.alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved']}${text}${COLOURS.reset}`
+      : text;
+  return [
+    `${time}  ${message.channel}  ${message.kind} (${message.alerts.length} alert${message.alerts.length === 1 ? '' : 's'})`,
+    `  SMS    ${message.sms === null ? '(none: email only)' : paint(message.sms)}`,
+    `  email  ${message.subject}`,
+  ].join('\n');
+}
+
+/** The local `MessagePublisher`: prints each message, as JSON Lines or for people. */
+export class PrintingMessagePublisher implements MessagePublisher {
+  sent = 0;
+  sms = 0;
+  digests = 0;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly style: {
+      readonly json: boolean;
+      readonly zone: string;
+      readonly colour: boolean;
+    },
+  ) {}
+
+  async publish(messages: readonly Message[]): Promise<{ delivered: readonly string[] }> {
+    for (const message of messages) {
+      this.write(
+        `${this.style.json ? messageJson(message) : `${prettyMessage(message, this.style.zone, this.style.colour)}\n`}\n`,
+      );
+      this.sent += 1;
+      if (message.sms !== null) this.sms += 1;
+      if (message.kind === 'digest') this.digests += 1;
+    }
+    return { delivered: messages.map((message) => message.id) };
   }
 }

@@ -13,11 +13,13 @@ export const USAGE = `telealert: threshold alerts on a telephony API's live call
 
 Usage:
   telealert validate [--config F]
-  telealert replay   [--config F] --timeline T
+  telealert replay   [--config F] --timeline T [--messages]
   telealert poll     [--config F] [--base-url URL] [--once] [--state FILE] [--pretty]
+                     [--messages]
   telealert simulate [--port N] [--scenario NAME] [--seed N] [--token T] [--speed X]
                      [--fault ENDPOINT=KIND[:ARG] ...]
-  telealert demo     [--scenario NAME] [--speed X] [--json] [--stop-after D]   (\`npm start\`)
+  telealert demo     [--scenario NAME] [--speed X] [--json] [--events] [--stop-after D]
+                     (\`npm start\`)
 
 Options:
   --config F      the rules file (default: telealert.yaml in the working directory)
@@ -27,6 +29,9 @@ Options:
                   poll failed (default: keep the schedule and samples until Ctrl-C)
   --state FILE    where poll keeps alert state (default: .telealert/state.json)
   --pretty        human-readable notifications instead of JSON Lines
+  --messages      print the messages people receive (grouped, capped, digests) instead of
+                  the alert events
+  --events        the demo also prints each alert event as it is decided
   --json          the demo prints JSON Lines instead of readable text
   --port N        simulator port on 127.0.0.1 (default: 8787; 0 picks a free one)
   --scenario NAME simulator scenario (quiet, busy-evening, stuck-payment)
@@ -50,6 +55,8 @@ const OPTIONS = {
   once: { type: 'boolean' },
   state: { type: 'string' },
   pretty: { type: 'boolean' },
+  messages: { type: 'boolean' },
+  events: { type: 'boolean' },
   json: { type: 'boolean' },
   port: { type: 'string' },
   scenario: { type: 'string' },

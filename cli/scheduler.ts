@@ -2,6 +2,7 @@ import type { Config, SourceName } from '../shared/config/types';
 import { SOURCES } from '../shared/config/types';
 import { runSource } from '../shared/runner/run';
 import type { RunOptions, RunSummary } from '../shared/runner/types';
+import type { LocalNotifier } from './notifier';
 
 /** What the local schedule needs: a run's options, less its own source, deadline and sleep. */
 export interface LocalPollOptions
@@ -14,6 +15,11 @@ export interface LocalPollOptions
   readonly once: boolean;
   /** Called after each run. */
   readonly onRun?: (summary: RunSummary) => void;
+  /**
+   * The notifier the runs hand their events to (it is then also `publisher`): its own clock
+   * runs beside the sources (not with `once`), as the notifier Lambda's schedule does.
+   */
+  readonly notifier?: LocalNotifier;
 }
 
 /** The sources at least one rule reads; a source nobody watches is never polled. */
@@ -33,8 +39,18 @@ export async function pollOnSchedule(options: LocalPollOptions): Promise<RunSumm
   const signal = AbortSignal.any([options.signal, failed.signal]);
   const sleep = abortableSleep(signal, options.speed);
   const summaries: RunSummary[] = [];
-  await Promise.all(
-    watchedSources(options.config).map(async (source) => {
+  const clock = async () => {
+    if (options.notifier === undefined || options.once) return;
+    try {
+      await options.notifier.runClock(signal, sleep);
+    } catch (error) {
+      failed.abort();
+      throw error;
+    }
+  };
+  await Promise.all([
+    clock(),
+    ...watchedSources(options.config).map(async (source) => {
       const everyMs = options.config.sources[source].everyMs;
       try {
         while (!signal.aborted) {
@@ -62,7 +78,7 @@ export async function pollOnSchedule(options: LocalPollOptions): Promise<RunSumm
         throw error;
       }
     }),
-  );
+  ]);
   return summaries;
 }
 

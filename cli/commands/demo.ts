@@ -1,15 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { TelephonyClient } from '../../shared/api/client';
 import { parseConfig } from '../../shared/config/load';
-import { MemoryStateStore, StaticTokenSource } from '../../shared/ports/memory';
+import {
+  MemoryNotifierStore,
+  MemoryStateStore,
+  StaticTokenSource,
+} from '../../shared/ports/memory';
 import { formatDuration } from '../../shared/time/duration';
 import { fastClock } from '../../simulator/clock';
 import { startSimulator } from '../../simulator/server';
 import { EXIT } from '../errors';
 import { readUserFile } from '../files';
-import { PrintingPublisher } from '../format';
+import { PrintingMessagePublisher, PrintingPublisher } from '../format';
 import type { Io } from '../io';
 import type { CliOptions } from '../main';
+import { LocalNotifier } from '../notifier';
 import { abortableSleep, pollOnSchedule, watchedSources } from '../scheduler';
 import { withBaseUrl } from './config-override';
 import { readDurationOption, readNumber, readScenario } from './options';
@@ -20,8 +25,9 @@ const DEMO_TOKEN = 'demo-token';
 
 /**
  * `npm start`: the simulator on a free loopback port running a scenario on a fast clock, the
- * same runner, engine and messages as the Lambdas polling it, and every notification printed
- * as it fires and resolves. No AWS, no token, no set-up.
+ * same runner, engine and notifier as the Lambdas polling it, and every message printed as
+ * people would receive it (channel, SMS, email subject; `--events` also prints each alert
+ * event as it is decided). No AWS, no token, no set-up.
  */
 export async function demoCommand(options: CliOptions, io: Io): Promise<number> {
   const speed = readNumber(options.speed, 'speed', 60, { min: 1, max: 3600 });
@@ -56,10 +62,22 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
 
   const sleep = abortableSleep(stop.signal, speed);
   const json = Boolean(options.json);
-  const publisher = new PrintingPublisher(io.stdout, {
-    json,
-    zone: config.timezone,
-    colour: io.isTty && !json,
+  const style = { json, zone: config.timezone, colour: io.isTty && !json };
+  const events = new PrintingPublisher(io.stdout, style);
+  const messages = new PrintingMessagePublisher(io.stdout, style);
+  let smsHeld = 0;
+  const notifier = new LocalNotifier({
+    config,
+    store: new MemoryNotifierStore(),
+    publisher: messages,
+    now: clock.now,
+    onEvents: (batch) => {
+      if (options.events) void events.publish(batch);
+      else events.sent += batch.length;
+    },
+    onStep: (result) => {
+      smsHeld += result.decided.filter((item) => item.smsHeld).length;
+    },
   });
   const say = (text: string) => (json ? io.stderr(text) : io.stdout(text));
   say(
@@ -80,7 +98,8 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
         sleep,
       }),
       store: new MemoryStateStore({ now: clock.now }),
-      publisher,
+      publisher: notifier,
+      notifier,
       now: clock.now,
       speed,
       signal: stop.signal,
@@ -92,8 +111,9 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
     await simulator.close();
   }
   say(
-    `\ndemo stopped: ${publisher.sent} notifications (${publisher.firing} firing, ` +
-      `${publisher.resolved} resolved) over ${formatDuration(clock.now() - startMs)} of simulated time\n`,
+    `\ndemo stopped after ${formatDuration(clock.now() - startMs)} of simulated time: ` +
+      `${events.sent} alert events became ${messages.sent} messages ` +
+      `(${messages.sms} with an SMS, ${smsHeld} SMS held by the cap, ${messages.digests} digests)\n`,
   );
   return EXIT.ok;
 }

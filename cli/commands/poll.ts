@@ -7,9 +7,10 @@ import type { PollFailure } from '../../shared/records/types';
 import type { RunSummary } from '../../shared/runner/types';
 import { CliError, EXIT } from '../errors';
 import { loadUserConfig } from '../files';
-import { PrintingPublisher } from '../format';
+import { PrintingMessagePublisher, PrintingPublisher } from '../format';
 import type { Io } from '../io';
 import type { CliOptions } from '../main';
+import { LocalNotifier } from '../notifier';
 import { abortableSleep, pollOnSchedule, watchedSources } from '../scheduler';
 import { withBaseUrl } from './config-override';
 
@@ -41,7 +42,9 @@ function runLine(summary: RunSummary, failure: PollFailure | undefined): string 
 
 /**
  * `telealert poll`: the deployed pollers' loop on this machine, against a real base URL, with
- * the token from TELEALERT_TOKEN and the alert state in a local file. With `--once`, exits 1
+ * the token from TELEALERT_TOKEN and the alert state in a local file. With `--messages`, the
+ * notifier runs in process (its state in the same file, its own clock beside the sources) and
+ * the messages are printed instead of the events. With `--once`, exits 1
  * when a poll failed (the reason is on stderr; the alert state still counts the failure).
  */
 export async function pollCommand(options: CliOptions, io: Io): Promise<number> {
@@ -68,20 +71,32 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
     timeoutMs: config.api.timeoutMs,
     sleep,
   });
-  const publisher = new PrintingPublisher(io.stdout, {
+  const style = {
     json: !options.pretty,
     zone: config.timezone,
     colour: io.isTty && Boolean(options.pretty),
-  });
+  };
   const statePath = resolve(io.cwd, options.state ?? DEFAULT_STATE_FILE);
+  const store = new FileStateStore(statePath);
+  // With --messages the notifier runs in process, its state beside the pollers' in the file.
+  const notifier = options.messages
+    ? new LocalNotifier({
+        config,
+        store,
+        publisher: new PrintingMessagePublisher(io.stdout, style),
+        now: Date.now,
+      })
+    : undefined;
+  const publisher = notifier ?? new PrintingPublisher(io.stdout, style);
   // The client's failure messages name the endpoint and status, never the token.
   const lastFailure = new Map<SourceName, PollFailure>();
   let failedRuns = 0;
   await pollOnSchedule({
     config,
     client,
-    store: new FileStateStore(statePath),
+    store,
     publisher,
+    ...(notifier === undefined ? {} : { notifier }),
     now: Date.now,
     signal: io.stopSignal,
     once: Boolean(options.once),

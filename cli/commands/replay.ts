@@ -1,4 +1,6 @@
 import { notificationJson } from '../../shared/engine/json';
+import { messageJson } from '../../shared/notifier/json';
+import { replayMessages } from '../../shared/timeline/messages';
 import { parseTimeline, replayTimeline } from '../../shared/timeline/parse';
 import { EXIT, UsageError } from '../errors';
 import { loadUserConfig, readUserFile } from '../files';
@@ -7,13 +9,20 @@ import type { CliOptions } from '../main';
 
 /**
  * `telealert replay`: runs the engine over a recorded timeline and prints one notification
- * per line on stdout, and nothing else there.
+ * per line on stdout, and nothing else there; with `--messages`, the messages the notifier
+ * makes of them instead (ticking its clock between entries and after the last).
  */
 export async function replayCommand(options: CliOptions, io: Io): Promise<number> {
   if (options.timeline === undefined) throw new UsageError('replay needs --timeline FILE');
   const { config } = loadUserConfig(options.config, io);
   const text = readUserFile(options.timeline, io, 'timeline');
   const entries = parseTimeline(text, options.timeline, config.timezone);
+  if (options.messages) {
+    for (const message of replayMessages(config, entries).messages) {
+      io.stdout(`${messageJson(message)}\n`);
+    }
+    return EXIT.ok;
+  }
   for (const notification of replayTimeline(config, entries)) {
     io.stdout(`${notificationJson(notification)}\n`);
   }

@@ -23,13 +23,42 @@ export function alertFact(alert: MessageAlert): string {
   return oneLine([alert.rule, labels, state].filter((part) => part !== '').join(' '));
 }
 
+/** A fact naming several alerts of one rule longer than this counts them instead. */
+const NAMED_FACT_MAX = 60;
+
+/**
+ * One fact per rule and state, in order of importance: `ringing-spike +918000000001
+ * CRITICAL`, `ringing-too-long c1, c2 WARNING`, or counted when naming them all is too long
+ * for a phone (`9 call-ringing-too-long WARNING`).
+ */
+function ruleFacts(alerts: readonly MessageAlert[]): string[] {
+  const byRule = new Map<string, MessageAlert[]>();
+  for (const alert of byImportance(alerts)) {
+    const state = alert.status === 'resolved' ? 'resolved' : alert.severity;
+    const key = `${alert.rule}\u0000${state}`;
+    const list = byRule.get(key);
+    if (list) list.push(alert);
+    else byRule.set(key, [alert]);
+  }
+  return [...byRule.values()].map((list) => {
+    const [first] = list as [MessageAlert, ...MessageAlert[]];
+    if (list.length === 1) return alertFact(first);
+    const state = first.status === 'resolved' ? 'resolved' : first.severity.toUpperCase();
+    const named = oneLine(
+      `${first.rule} ${list.map((alert) => Object.values(alert.labels).join(' ')).join(', ')} ${state}`,
+    );
+    return named.length <= NAMED_FACT_MAX ? named : `${list.length} ${first.rule} ${state}`;
+  });
+}
+
 /**
  * What an SMS says, as an ordered list of facts, most important first: the headline (`3
- * alerts`), then one fact per alert (`ringing-spike +918000000001 CRITICAL`). A plain SMS is
- * `renderSms(facts)`; a carrier template (India's DLT) fills its variables from the same list.
+ * alerts`), then a fact per rule and state (`ringing-spike +918000000001 CRITICAL`,
+ * `9 call-ringing-too-long WARNING`). A plain SMS is `renderSms(facts)`; a carrier template
+ * (India's DLT) fills its variables from the same list.
  */
 export function smsFacts(headline: string, alerts: readonly MessageAlert[]): string[] {
-  return [headline, ...byImportance(alerts).map(alertFact)];
+  return [headline, ...ruleFacts(alerts)];
 }
 
 /**

@@ -44,3 +44,20 @@ export class TokenUnavailableError extends PortError {
     this.name = 'TokenUnavailableError';
   }
 }
+
+/**
+ * Another notifier step committed first (a poller and the notifier's clock at once). The loser
+ * re-reads and decides again; it never publishes what it decided.
+ */
+export class NotifierConflictError extends PortError {
+  constructor(
+    readonly expectedRevision: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `notifier state changed since revision ${expectedRevision} was read (a concurrent step committed first)`,
+      options,
+    );
+    this.name = 'NotifierConflictError';
+  }
+}

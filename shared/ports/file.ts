@@ -3,9 +3,11 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
+import type { Message, NotifierState } from '../notifier/types';
 import * as z from '../schema/zod';
-import { StateConflictError, StateStoreError } from './errors';
+import { NotifierConflictError, StateConflictError, StateStoreError } from './errors';
 import { narrowChannels } from './narrow';
+import type { NotifierCommit, NotifierStore, StoredNotifier } from './notifier';
 import type { StateStore, StoredState } from './types';
 
 /*
@@ -19,9 +21,18 @@ const slotSchema = z.object({
   writtenAt: z.optional(z.number()),
   owed: z.record(z.string(), z.looseObject({ id: z.string() })),
 });
+const notifierSchema = z.object({
+  state: z.optional(
+    z.looseObject({ version: z.number(), channels: z.record(z.string(), z.unknown()) }),
+  ),
+  revision: z.number().check(z.int(), z.positive()),
+  consumed: z.record(z.string(), z.number()),
+  owed: z.record(z.string(), z.looseObject({ id: z.string() })),
+});
 const fileSchema = z.object({
   version: z.literal(1),
   sources: z.record(z.string(), slotSchema),
+  notifier: z.optional(notifierSchema),
 });
 
 interface Slot {
@@ -31,9 +42,17 @@ interface Slot {
   writtenAt?: number;
   owed: Record<string, Notification>;
 }
+interface NotifierSlot {
+  state?: NotifierState;
+  revision: number;
+  consumed: Record<string, number>;
+  owed: Record<string, Message>;
+}
 interface StateFile {
   version: 1;
   sources: Partial<Record<SourceName, Slot>>;
+  /** The notifier's state, beside the pollers'. */
+  notifier?: NotifierSlot;
 }
 
 /**
@@ -41,7 +60,7 @@ interface StateFile {
  * renamed over the old one, so a crash leaves either the old or the new state, never half.
  * Operations of one process are serialised; two processes sharing a file are not supported.
  */
-export class FileStateStore implements StateStore {
+export class FileStateStore implements StateStore, NotifierStore {
   #queue: Promise<unknown> = Promise.resolve();
   readonly #now: () => number;
 
@@ -104,6 +123,45 @@ export class FileStateStore implements StateStore {
       const notification = owed !== undefined && Object.hasOwn(owed, id) ? owed[id] : undefined;
       if (owed === undefined || notification === undefined) return;
       owed[id] = narrowChannels(notification, channels);
+      await this.#write(file);
+    });
+  }
+
+  async loadNotifier(): Promise<StoredNotifier> {
+    return this.#serial(async () => {
+      const slot = (await this.#read()).notifier;
+      if (slot === undefined) return { state: undefined, revision: 0, consumed: {}, owed: [] };
+      return {
+        state: slot.state,
+        revision: slot.revision,
+        consumed: slot.consumed,
+        owed: Object.values(slot.owed),
+      };
+    });
+  }
+
+  async commitNotifier(expectedRevision: number, next: NotifierCommit): Promise<number> {
+    return this.#serial(async () => {
+      const file = await this.#read();
+      const slot = file.notifier;
+      if ((slot?.revision ?? 0) !== expectedRevision) {
+        throw new NotifierConflictError(expectedRevision);
+      }
+      const owed = { ...slot?.owed };
+      for (const message of next.owed) owed[message.id] = message;
+      const revision = expectedRevision + 1;
+      file.notifier = { state: next.state, revision, consumed: { ...next.consumed }, owed };
+      await this.#write(file);
+      return revision;
+    });
+  }
+
+  async markMessagesSent(ids: readonly string[]): Promise<void> {
+    await this.#serial(async () => {
+      const file = await this.#read();
+      const owed = file.notifier?.owed;
+      if (owed === undefined || !ids.some((id) => Object.hasOwn(owed, id))) return;
+      for (const id of ids) delete owed[id];
       await this.#write(file);
     });
   }

@@ -1,7 +1,9 @@
 import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
-import { StateConflictError } from './errors';
+import type { Message } from '../notifier/types';
+import { NotifierConflictError, StateConflictError } from './errors';
 import { narrowChannels } from './narrow';
+import type { MessagePublisher, NotifierCommit, NotifierStore, StoredNotifier } from './notifier';
 import type { Publisher, PublishOutcome, StateStore, StoredState, TokenSource } from './types';
 
 interface Slot {
@@ -67,6 +69,47 @@ export class MemoryStateStore implements StateStore {
     const notification = owed?.get(id);
     if (owed === undefined || notification === undefined) return;
     owed.set(id, narrowChannels(notification, channels));
+  }
+}
+
+/** A `NotifierStore` in memory, for tests and the demo; values cloned in and out. */
+export class MemoryNotifierStore implements NotifierStore {
+  #stored: StoredNotifier = { state: undefined, revision: 0, consumed: {}, owed: [] };
+
+  async loadNotifier(): Promise<StoredNotifier> {
+    return structuredClone(this.#stored);
+  }
+
+  async commitNotifier(expectedRevision: number, next: NotifierCommit): Promise<number> {
+    if (this.#stored.revision !== expectedRevision)
+      throw new NotifierConflictError(expectedRevision);
+    const owed = new Map(this.#stored.owed.map((message) => [message.id, message]));
+    for (const message of next.owed) owed.set(message.id, structuredClone(message));
+    this.#stored = {
+      state: structuredClone(next.state),
+      revision: expectedRevision + 1,
+      consumed: { ...next.consumed },
+      owed: [...owed.values()],
+    };
+    return this.#stored.revision;
+  }
+
+  async markMessagesSent(ids: readonly string[]): Promise<void> {
+    const sent = new Set(ids);
+    this.#stored = {
+      ...this.#stored,
+      owed: this.#stored.owed.filter((message) => !sent.has(message.id)),
+    };
+  }
+}
+
+/** A `MessagePublisher` that keeps what it was given, for tests. */
+export class MemoryMessagePublisher implements MessagePublisher {
+  readonly published: Message[] = [];
+
+  async publish(messages: readonly Message[]): Promise<{ delivered: readonly string[] }> {
+    for (const message of messages) this.published.push(message);
+    return { delivered: messages.map((message) => message.id) };
   }
 }
 

@@ -4,9 +4,12 @@ import { runCli } from '../../cli/main';
 import { memoryIo } from './io';
 
 interface Printed {
-  readonly rule: string;
-  readonly status: 'firing' | 'resolved';
+  readonly channel: string;
+  readonly kind: string;
+  readonly alerts: readonly { readonly rule: string; readonly status: 'firing' | 'resolved' }[];
 }
+
+const alertsOf = (printed: readonly Printed[]) => printed.flatMap((message) => message.alerts);
 
 /** The memory Io, pressing Ctrl-C once stdout has shown `until`. */
 function stoppingWhen(until: (stdout: string) => boolean) {
@@ -22,18 +25,37 @@ function stoppingWhen(until: (stdout: string) => boolean) {
 }
 
 describe('Command: demo', () => {
-  it('prints firing and resolved JSON Lines, the banner on stderr, and stops by itself', async () => {
+  it('prints messages as JSON Lines, fewer than the events, the banner on stderr, and stops by itself', async () => {
     const io = memoryIo();
     const code = await runCli(['demo', '--stop-after', '20s', '--speed', '120', '--json'], io);
     expect(code).toBe(0);
     const printed = io.outLines().map((line) => JSON.parse(line) as Printed);
-    expect(printed.some((n) => n.status === 'firing')).toBe(true);
-    expect(printed.some((n) => n.status === 'resolved')).toBe(true);
-    expect(printed.map((n) => n.rule)).toContain('too-many-ringing');
+    expect(printed.every((m) => m.kind === 'alerts' || m.kind === 'digest')).toBe(true);
+    expect(alertsOf(printed).some((a) => a.status === 'firing')).toBe(true);
+    expect(alertsOf(printed).some((a) => a.status === 'resolved')).toBe(true);
+    expect(alertsOf(printed).map((a) => a.rule)).toContain('too-many-ringing');
     expect(io.err()).toMatch(
       /^telealert demo: simulator http:\/\/127\.0\.0\.1:\d+, scenario busy-evening, clock 120x/,
     );
-    expect(io.err()).toMatch(/demo stopped: \d+ notifications \(\d+ firing, \d+ resolved\)/);
+    const summary =
+      /(\d+) alert events became (\d+) messages \((\d+) with an SMS, \d+ SMS held by the cap, \d+ digests\)/.exec(
+        io.err(),
+      );
+    expect(Number(summary?.[2])).toBe(printed.length);
+    expect(Number(summary?.[1])).toBeGreaterThan(printed.length);
+  }, 90_000);
+
+  it('prints the alert events too with --events', async () => {
+    const { io, wrapped } = stoppingWhen(
+      (out) => /"rule":"too-many-ringing"/.test(out) && /"channel":"oncall"/.test(out),
+    );
+    const code = await runCli(['demo', '--speed', '240', '--json', '--events'], wrapped);
+    expect(code).toBe(0);
+    const lines = io.outLines().map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.some((line) => line.status === 'firing' && line.rule === 'too-many-ringing')).toBe(
+      true,
+    );
+    expect(lines.some((line) => line.kind === 'alerts')).toBe(true);
   }, 90_000);
 
   it('shows a firing and a resolved alert at the default speed and stops on Ctrl-C', async () => {
@@ -42,20 +64,22 @@ describe('Command: demo', () => {
     expect(code).toBe(0);
     expect(io.stopSignal.aborted).toBe(true);
     const printed = io.outLines().map((line) => JSON.parse(line) as Printed);
-    expect(printed.some((n) => n.status === 'firing')).toBe(true);
+    expect(alertsOf(printed).some((a) => a.status === 'firing')).toBe(true);
     expect(io.err()).toMatch(/clock 60x/);
-    expect(io.err()).toMatch(/demo stopped: /);
+    expect(io.err()).toMatch(/demo stopped after /);
   }, 90_000);
 
-  it('prints readable lines with the banner on stdout without --json', async () => {
-    const { io, wrapped } = stoppingWhen((out) => / IST {2}FIRING /.test(out));
+  it('prints what people receive, readable, with the banner on stdout without --json', async () => {
+    const { io, wrapped } = stoppingWhen((out) => / {2}email {2}\[/.test(out));
     const code = await runCli(['demo', '--speed', '240'], wrapped);
     expect(code).toBe(0);
     const out = io.out();
     expect(out).toMatch(/^telealert demo: simulator /);
-    expect(out).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} IST {2}FIRING \S+: .* -> \S+/m);
+    expect(out).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} IST {2}oncall {2}alerts \(\d+ alerts?\)\n {2}SMS {4}FIRING too-many-ringing: .*\n {2}email {2}\[CRITICAL\] FIRING too-many-ringing: /m,
+    );
     expect(out).not.toContain('\u001b[');
-    expect(out).toMatch(/demo stopped: /);
+    expect(out).toMatch(/demo stopped after /);
     expect(io.err()).toBe('');
   }, 90_000);
 
@@ -64,6 +88,6 @@ describe('Command: demo', () => {
     io.stop();
     expect(await runCli(['demo', '--json'], io)).toBe(0);
     expect(io.out()).toBe('');
-    expect(io.err()).toMatch(/demo stopped: 0 notifications/);
+    expect(io.err()).toMatch(/demo stopped after .*: 0 alert events became 0 messages/);
   }, 90_000);
 });

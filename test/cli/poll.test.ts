@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../cli/io';
@@ -61,6 +61,27 @@ describe('Command: poll', () => {
     expect(io.err()).toMatch(/^poll: live_calls: 1 sample\(s\), \d+ records, 1 sent$/m);
     expect(io.err()).toMatch(/^poll: payments: 1 sample\(s\), \d+ records, 0 sent$/m);
     expect(existsSync(join(dir.path, 'a/state.json'))).toBe(true);
+  }, 60_000);
+
+  it('prints messages with --messages, keeping the notifier state beside the pollers', async () => {
+    const { code, io } = await poll(['--state', 'm.json', '--messages'], {
+      TELEALERT_TOKEN: TOKEN,
+    });
+    expect(code).toBe(0);
+    const messages = io.outLines().map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(messages).toEqual([
+      expect.objectContaining({
+        channel: 'oncall',
+        kind: 'alerts',
+        alerts: [expect.objectContaining({ rule: 'calls-watched', status: 'firing' })],
+        sms: null,
+      }),
+    ]);
+    const file = JSON.parse(readFileSync(join(dir.path, 'm.json'), 'utf8')) as {
+      notifier?: { revision: number; owed: Record<string, unknown> };
+    };
+    expect(file.notifier?.revision).toBe(1);
+    expect(file.notifier?.owed).toEqual({});
   }, 60_000);
 
   it('does not repeat a firing alert on a second run with the same state file', async () => {

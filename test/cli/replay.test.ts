@@ -22,8 +22,43 @@ const RINGING_CALL = {
   call_time: '00:02:00',
 };
 
+/**
+ * The messages golden file, regenerated the same way:
+ * `node cli/bin.js replay --messages --timeline examples/busy-evening.jsonl > examples/busy-evening.messages.jsonl`
+ */
+const EXPECTED_MESSAGES = readFileSync(
+  join(REPO_ROOT, 'examples/busy-evening.messages.jsonl'),
+  'utf8',
+);
+
 describe('Command: replay', () => {
   const tmp = workDirs();
+
+  it('prints the messages of the busy evening with --messages, exactly as their golden file', async () => {
+    const io = memoryIo({ cwd: REPO_ROOT });
+    const argv = ['replay', '--messages', '--timeline', 'examples/busy-evening.jsonl'];
+    const code = await runCli(argv, io);
+    expect(io.err()).toBe('');
+    expect(code).toBe(0);
+    expect(io.out()).toBe(EXPECTED_MESSAGES);
+    const messages = io
+      .outLines()
+      .map((text) => JSON.parse(text) as { channel: string; kind: string; alerts: unknown[] });
+    // Finance keeps office hours: its Saturday-evening alerts arrive as Monday's digest.
+    expect(messages.map((m) => `${m.channel} ${m.kind} ${m.alerts.length}`).at(-1)).toBe(
+      'finance digest 2',
+    );
+    expect(Object.keys(JSON.parse(io.outLines()[0] ?? '{}'))).toEqual([
+      'at',
+      'channel',
+      'kind',
+      'alerts',
+      'sms',
+      'subject',
+      'text',
+      'id',
+    ]);
+  });
 
   it('replays the busy-evening example on the shipped rules exactly as the golden file', async () => {
     const io = memoryIo({ cwd: REPO_ROOT });

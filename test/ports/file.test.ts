@@ -6,6 +6,7 @@ import { StateStoreError } from '../../shared/ports/errors';
 import { FileStateStore } from '../../shared/ports/file';
 import { describeStateStoreContract } from './contract';
 import { sampleNotification, sampleState } from './fixtures';
+import { describeNotifierStoreContract } from './notifier-contract';
 
 const directories: string[] = [];
 async function freshPath(): Promise<string> {
@@ -62,3 +63,5 @@ describe('Class: FileStateStore', () => {
     );
   });
 });
+
+describeNotifierStoreContract('file', async () => new FileStateStore(await freshPath()));

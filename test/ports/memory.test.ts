@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStateStore } from '../../shared/ports/memory';
+import { MemoryNotifierStore, MemoryStateStore } from '../../shared/ports/memory';
 import { describeStateStoreContract } from './contract';
 import { sampleState } from './fixtures';
+import { describeNotifierStoreContract } from './notifier-contract';
 
 describeStateStoreContract('memory', async (now) => new MemoryStateStore({ now }));
 
@@ -14,3 +15,5 @@ describe('Class: MemoryStateStore', () => {
     expect((await store.load('live_calls')).state?.consecutiveFailures).toBe(0);
   });
 });
+
+describeNotifierStoreContract('memory', async () => new MemoryNotifierStore());

@@ -1,0 +1,136 @@
+import type { Config } from '../config/types';
+import type { Notification } from '../engine/types';
+import { NotifierConflictError } from '../ports/errors';
+import type { MessagePublisher, NotifierStore } from '../ports/notifier';
+import { jsonEqual } from '../runner/json-equal';
+import { decide, emptyNotifierState } from './decide';
+import type { Message, Outbound } from './types';
+
+const HOUR_MS = 3_600_000;
+/** A lost race is retried this often before the step gives up (the next step tries again). */
+const ATTEMPTS = 4;
+/**
+ * Owed messages younger than this are left to the step that decided them (it may still be
+ * publishing them); older ones were left by a step that crashed. As the pollers' owed events.
+ */
+const DEFAULT_OWED_GRACE_MS = 120_000;
+
+/**
+ * How long an event taken in is remembered: past the time its poller takes to come back and
+ * mark it sent (its next run), with room. At least an hour.
+ */
+export function consumedRetentionMs(config: Config): number {
+  const slowest = Math.max(config.sources.live_calls.everyMs, config.sources.payments.everyMs);
+  return Math.max(HOUR_MS, 3 * slowest);
+}
+
+export interface NotifierStepOptions {
+  readonly config: Config;
+  readonly store: NotifierStore;
+  readonly publisher: MessagePublisher;
+  readonly now: () => number;
+  /** Alert events handed over (by a poller after its commit); none for the clock's tick. */
+  readonly events?: readonly Notification[];
+  /** @default 120000 */
+  readonly owedGraceMs?: number;
+}
+
+export interface NotifierStepResult {
+  /** Messages this step decided (each also published, unless `unpublished` names it). */
+  readonly decided: readonly Outbound[];
+  /** Ids of owed messages (this step's and earlier ones') the publisher took. */
+  readonly published: readonly string[];
+  /** Owed messages this step tried and could not publish (the next step tries again). */
+  readonly unpublished: readonly string[];
+  /** Events taken in; events seen before are skipped and not counted. */
+  readonly taken: number;
+  readonly skipped: number;
+  readonly nextDueAtMs: number | undefined;
+}
+
+/**
+ * One notifier step (the outbox pattern): load the notifier's state, decide on the events not
+ * taken in before, commit the next state with the events recorded as taken and the messages
+ * as owed, conditional on the revision (a lost race decides again from the winner's state),
+ * then publish what it decided and what an earlier step left owed (older than the grace
+ * period, so a concurrent step's fresh messages go once), and mark what went out. A crash after the commit leaves the
+ * messages owed, published by the next step with the same ids; a crash before it leaves the
+ * events with their poller, handed over again. Pollers call it after their commit; the
+ * notifier's clock calls it with no events.
+ *
+ * @throws NotifierConflictError after repeated lost races; the store's errors as they are.
+ */
+export async function notifierStep(options: NotifierStepOptions): Promise<NotifierStepResult> {
+  const { config, store, publisher, now } = options;
+  const events = options.events ?? [];
+  let committed:
+    | {
+        readonly decided: readonly Outbound[];
+        readonly owed: readonly Message[];
+        readonly taken: number;
+        readonly nextDueAtMs: number | undefined;
+      }
+    | undefined;
+  let lastConflict: NotifierConflictError | undefined;
+  for (let attempt = 0; attempt < ATTEMPTS && committed === undefined; attempt += 1) {
+    const stored = await store.loadNotifier();
+    const nowMs = now();
+    const consumed: Record<string, number> = {};
+    const forgetBefore = nowMs - consumedRetentionMs(config);
+    for (const [id, at] of Object.entries(stored.consumed))
+      if (at >= forgetBefore) consumed[id] = at;
+    const fresh: Notification[] = [];
+    for (const event of events) {
+      if (Object.hasOwn(consumed, event.id)) continue;
+      consumed[event.id] = nowMs;
+      fresh.push(event);
+    }
+    const decision = decide(config, stored.state, fresh, nowMs);
+    const unchanged =
+      fresh.length === 0 &&
+      decision.messages.length === 0 &&
+      jsonEqual(decision.state, stored.state ?? emptyNotifierState());
+    if (!unchanged) {
+      try {
+        await store.commitNotifier(stored.revision, {
+          state: decision.state,
+          consumed,
+          owed: decision.messages.map((item) => item.message),
+        });
+      } catch (error) {
+        if (!(error instanceof NotifierConflictError)) throw error;
+        lastConflict = error;
+        continue;
+      }
+    }
+    const graceMs = options.owedGraceMs ?? DEFAULT_OWED_GRACE_MS;
+    const left = stored.owed.filter((message) => Date.parse(message.at) <= nowMs - graceMs);
+    committed = {
+      decided: decision.messages,
+      owed: [...left, ...decision.messages.map((item) => item.message)],
+      taken: fresh.length,
+      nextDueAtMs: decision.nextDueAtMs,
+    };
+  }
+  if (committed === undefined) throw lastConflict ?? new NotifierConflictError(-1);
+
+  let published: readonly string[] = [];
+  if (committed.owed.length > 0) {
+    try {
+      published = (await publisher.publish(committed.owed)).delivered;
+    } catch {
+      // Still owed: the next step publishes them, with the same ids.
+      published = [];
+    }
+    if (published.length > 0) await store.markMessagesSent(published);
+  }
+  const done = new Set(published);
+  return {
+    decided: committed.decided,
+    published,
+    unpublished: committed.owed.filter((message) => !done.has(message.id)).map((m) => m.id),
+    taken: committed.taken,
+    skipped: events.length - committed.taken,
+    nextDueAtMs: committed.nextDueAtMs,
+  };
+}

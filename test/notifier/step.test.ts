@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { Notification } from '../../shared/engine/types';
+import { notifierStep } from '../../shared/notifier/step';
+import type { Message } from '../../shared/notifier/types';
+import { NotifierConflictError } from '../../shared/ports/errors';
+import { MemoryMessagePublisher, MemoryNotifierStore } from '../../shared/ports/memory';
+import type { MessagePublisher, NotifierCommit } from '../../shared/ports/notifier';
+import { config, MINUTE, T0 } from '../engine/fixtures';
+
+const CONFIG = config([]);
+
+function event(key: string, atMs: number): Notification {
+  return {
+    id: `ringing{call_id=${key}}|firing|${atMs}`,
+    at: new Date(atMs).toISOString(),
+    source: 'live_calls',
+    rule: 'ringing',
+    status: 'firing',
+    severity: 'warning',
+    channels: ['oncall'],
+    key: `ringing{call_id=${key}}`,
+    labels: { call_id: key },
+    sms: `FIRING ringing: call ${key}`,
+    subject: `[WARNING] FIRING ringing: call ${key}`,
+    text: `the story of ${key}`,
+  };
+}
+
+class FailingPublisher implements MessagePublisher {
+  async publish(): Promise<{ delivered: readonly string[] }> {
+    throw new Error('SNS is down');
+  }
+}
+
+describe('Function: notifierStep', () => {
+  it('commits the state, publishes the messages it decided and owes nothing after', async () => {
+    const store = new MemoryNotifierStore();
+    const publisher = new MemoryMessagePublisher();
+    const result = await notifierStep({
+      config: CONFIG,
+      store,
+      publisher,
+      now: () => T0,
+      events: [event('a', T0)],
+    });
+    expect(result.taken).toBe(1);
+    expect(publisher.published.map((m) => m.alerts.map((a) => a.key))).toEqual([
+      ['ringing{call_id=a}'],
+    ]);
+    expect((await store.loadNotifier()).owed).toEqual([]);
+  });
+
+  it('skips an event handed over again (its poller crashed before marking it sent)', async () => {
+    const store = new MemoryNotifierStore();
+    const publisher = new MemoryMessagePublisher();
+    const step = (nowMs: number) =>
+      notifierStep({
+        config: CONFIG,
+        store,
+        publisher,
+        now: () => nowMs,
+        events: [event('a', T0)],
+      });
+    await step(T0);
+    const again = await step(T0 + 10 * MINUTE);
+    expect(again.skipped).toBe(1);
+    expect(publisher.published).toHaveLength(1);
+  });
+
+  it('publishes after a crash between commit and publish, with the same message id', async () => {
+    const store = new MemoryNotifierStore();
+    const crashed = await notifierStep({
+      config: CONFIG,
+      store,
+      publisher: new FailingPublisher(),
+      now: () => T0,
+      events: [event('a', T0)],
+    });
+    const [decided] = crashed.decided;
+    expect(crashed.unpublished).toEqual([decided?.message.id]);
+    const publisher = new MemoryMessagePublisher();
+    // Within the grace period the step that decided it may still be publishing: left alone.
+    await notifierStep({ config: CONFIG, store, publisher, now: () => T0 + MINUTE });
+    expect(publisher.published).toEqual([]);
+    await notifierStep({ config: CONFIG, store, publisher, now: () => T0 + 3 * MINUTE });
+    expect(publisher.published.map((m) => m.id)).toEqual([decided?.message.id]);
+    expect((await store.loadNotifier()).owed).toEqual([]);
+  });
+
+  it('decides again from the winner state after a lost race, and sends nothing twice', async () => {
+    const store = new MemoryNotifierStore();
+    const publisher = new MemoryMessagePublisher();
+    const racing = new (class extends MemoryNotifierStore {
+      #raced = false;
+      override async commitNotifier(expected: number, next: NotifierCommit): Promise<number> {
+        if (!this.#raced) {
+          this.#raced = true;
+          // Another step (the clock's) takes the same event first.
+          await notifierStep({
+            config: CONFIG,
+            store,
+            publisher,
+            now: () => T0,
+            events: [event('a', T0)],
+          });
+          throw new NotifierConflictError(expected);
+        }
+        return store.commitNotifier(expected, next);
+      }
+      override loadNotifier() {
+        return store.loadNotifier();
+      }
+      override markMessagesSent(ids: readonly string[]) {
+        return store.markMessagesSent(ids);
+      }
+    })();
+    const result = await notifierStep({
+      config: CONFIG,
+      store: racing,
+      publisher,
+      now: () => T0,
+      events: [event('a', T0)],
+    });
+    expect(result.skipped).toBe(1);
+    expect(publisher.published.map((m: Message) => m.alerts[0]?.key)).toEqual([
+      'ringing{call_id=a}',
+    ]);
+  });
+});
