@@ -14,7 +14,8 @@ import { createFakeStack, type FakeStack } from './aws';
 import { type Moto, startMoto } from './moto';
 import { rulesFile } from './scenario';
 
-const TOKEN_PARAMETER = '/e2e/api-token';
+/** The SSM parameter the harness puts the API token in. */
+export const TOKEN_PARAMETER = '/e2e/api-token';
 const TOKEN = 'token-1';
 
 /** Everything a poller handler needs around it, on loopback: moto, the stack's resources, the API. */
