@@ -15,6 +15,12 @@ import { type ColdSubject, floorRatio, measureColdStarts } from './cold';
 import { inOneInvocationMs, monthlyCost, PRICES } from './cost';
 import { bundleFloor } from './floor';
 import { type DeployedMemoryFigure, measureDeployedMemory, measureMemory } from './memory';
+import {
+  type ChannelFigure,
+  firstDeployment,
+  messagesPerIncident,
+  withDefaultGrouping,
+} from './messages';
 import { LIVE_CALLS_COUNT, measureProcessing, PAYMENTS_COUNT } from './processing';
 import { benchConfig } from './rules';
 import { round } from './stats';
@@ -62,6 +68,9 @@ const startedAt = performance.now();
 const config = benchConfig(RULES_FILE);
 const shipped = benchConfig(RULES_FILE, 0);
 const nowMs = Date.now();
+
+log('messages: busy evening, first deployment...');
+const messages = measureMessages();
 
 log('1/5 processing...');
 const processing = [
@@ -208,6 +217,7 @@ try {
       platform: `${process.platform}-${process.arch}`,
     },
     processing,
+    messages,
     memory: { ...memory, deployed },
     coldStart: {
       rounds: COLD_ROUNDS,
@@ -235,6 +245,65 @@ if (json) {
   process.stdout.write(`${renderTables(result)}\n`);
 }
 process.exitCode = budgets.every((b) => b.pass) ? 0 : 1;
+
+/**
+ * Issue 15's numbers: on the busy evening the on-call channel gets at least 5x fewer messages
+ * than events, every event in some message (shipped grouping; the default's and by source and
+ * severity printed beside it); a first deployment on 10,000 stuck payments sends a handful of
+ * messages per channel, each within SNS's limits.
+ */
+function measureMessages(): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  const row = (label: string, figure: ChannelFigure) => {
+    rows.push({ timeline: label, ...figure });
+  };
+  const bySourceAndSeverity = {
+    ...shipped,
+    channels: Object.fromEntries(
+      Object.entries(shipped.channels).map(([name, channel]) => [
+        name,
+        { ...channel, group: { ...channel.group, by: ['source', 'severity'] } },
+      ]),
+    ),
+  };
+  for (const [label, rules] of [
+    ['busy evening, shipped grouping', shipped],
+    ['busy evening, default grouping (rule)', withDefaultGrouping(shipped)],
+    ['busy evening, by source and severity', bySourceAndSeverity],
+  ] as const) {
+    for (const figure of messagesPerIncident(rules)) {
+      row(label, figure);
+      if (figure.channel !== 'oncall') continue;
+      const ratio = round(figure.events / Math.max(1, figure.messages), 1);
+      if (label === 'busy evening, shipped grouping') {
+        budget(
+          `on-call events per message, busy evening (${figure.events} events, ${figure.messages} messages)`,
+          ratio,
+          '>= 5',
+          ratio >= 5,
+        );
+      }
+    }
+  }
+  for (const figure of messagesPerIncident(shipped)) {
+    budget(
+      `every event of ${figure.channel} in some message, busy evening`,
+      String(figure.everyEventTold),
+      '= true',
+      figure.everyEventTold,
+    );
+  }
+  for (const figure of firstDeployment(shipped, 10_000)) {
+    row('first deployment, 10,000 stuck payments', figure);
+    budget(
+      `messages to ${figure.channel}, first deployment with 10,000 stuck payments (${figure.events} events)`,
+      figure.messages,
+      '<= 10, each within SNS limits',
+      figure.messages <= 10 && figure.withinLimits && figure.everyEventTold,
+    );
+  }
+  return rows;
+}
 
 function table(title: string, rows: readonly Record<string, unknown>[]): string {
   const first = rows[0];
@@ -290,6 +359,11 @@ function renderTables(r: Record<string, unknown>): string {
     ),
     '',
     table('4. warm run (median ms, calls in one run)', r.warm as Record<string, unknown>[]),
+    '',
+    table(
+      '6. messages per channel: busy evening, two simulated hours, by grouping; a first deployment with 10,000 stuck payments',
+      r.messages as Record<string, unknown>[],
+    ),
     '',
     table(
       `5. monthly cost, USD (prices ${PRICES.region}, ${PRICES.takenOn}; total ${cost.totalUsd})`,
