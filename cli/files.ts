@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseConfig } from '../shared/config/load';
 import type { Config } from '../shared/config/types';
+import { configWarnings } from '../shared/config/warnings';
 import { CliError, EXIT } from './errors';
 import type { Io } from './io';
 
@@ -29,5 +30,11 @@ export function readUserFile(path: string, io: Io, what: string): string {
 export function loadUserConfig(path: string | undefined, io: Io): { config: Config; file: string } {
   const file = path ?? DEFAULT_CONFIG_FILE;
   const text = readUserFile(file, io, 'rules file; pass --config or see the README');
-  return { config: parseConfig(text, file), file };
+  const config = parseConfig(text, file);
+  // Warnings go to stderr, so `validate` still exits 0 and replay's stdout stays JSON Lines.
+  for (const warning of configWarnings(config)) {
+    io.stderr(`${file}: ${warning.path}: warning: ${warning.message}
+`);
+  }
+  return { config, file };
 }

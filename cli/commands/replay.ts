@@ -1,4 +1,5 @@
 import { notificationJson } from '../../shared/engine/json';
+import { undocumentedFields } from '../../shared/engine/used-fields';
 import { messageJson } from '../../shared/notifier/json';
 import { replayMessages } from '../../shared/timeline/messages';
 import { parseTimeline, replayTimeline } from '../../shared/timeline/parse';
@@ -16,7 +17,10 @@ export async function replayCommand(options: CliOptions, io: Io): Promise<number
   if (options.timeline === undefined) throw new UsageError('replay needs --timeline FILE');
   const { config } = loadUserConfig(options.config, io);
   const text = readUserFile(options.timeline, io, 'timeline');
-  const entries = parseTimeline(text, options.timeline, config.timezone);
+  const entries = parseTimeline(text, options.timeline, config.timezone, {
+    live_calls: undocumentedFields(config, 'live_calls'),
+    payments: undocumentedFields(config, 'payments'),
+  });
   if (options.messages) {
     for (const message of replayMessages(config, entries).messages) {
       io.stdout(`${messageJson(message)}\n`);

@@ -1,6 +1,6 @@
 import { compileCount, conditionText } from '../conditions/compile';
 import { kindIsOrdered, readConditionValue } from '../conditions/values';
-import { parseTemplate, placeholdersFor } from '../messages/template';
+import { AGGREGATE_PLACEHOLDERS, parseTemplate, placeholdersFor } from '../messages/template';
 import { DERIVED_FIELDS, FIELDS, type FieldKind } from '../records/fields';
 import { type ConfigIssue, formatPath } from './errors';
 import { didYouMean } from './hints';
@@ -109,6 +109,15 @@ export function readCount(input: unknown): Checked<Condition> {
     : { value: { kind: 'equals', values: [value] } };
 }
 
+/**
+ * A name that may be an undocumented field: a letter, then letters, digits and `_` (the API's
+ * own names are snake_case), and no member of every object (`constructor`, `__proto__`), which
+ * a record's fields must never be confused with.
+ */
+function isUndocumentedFieldName(name: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) && !(name in Object.prototype);
+}
+
 export interface RuleChecks {
   readonly where: Readonly<Record<string, Condition>>;
   readonly count?: Condition;
@@ -140,19 +149,28 @@ export function checkRule(
     ? (raw.source as SourceName)
     : undefined;
   const fields = source ? FIELDS[source] : undefined;
-  const fieldHint = (name: string): string => {
-    const hint = didYouMean(name, Object.keys(fields ?? {}));
-    return hint || `; ${source} fields are ${Object.keys(fields ?? {}).join(', ')}`;
+  /**
+   * A name no document gives the source's records is read as text (the API sends more than
+   * its documents say; `configWarnings` tells the user), unless it is so close to a documented
+   * name that it is a typo: that is refused, naming the field meant.
+   */
+  const typo = (name: string): string | undefined => {
+    if (fields === undefined || fields[name] !== undefined) return undefined;
+    const hint = didYouMean(name, Object.keys(fields));
+    if (hint === '' && isUndocumentedFieldName(name)) return undefined;
+    const known = hint || `; ${source} fields are ${Object.keys(fields).join(', ')}`;
+    return `${source} records have no field "${name}"${known}`;
   };
 
   const where: Record<string, Condition> = {};
   if (fields && isRecord(raw.where)) {
     for (const [field, input] of Object.entries(raw.where)) {
-      const kind = fields[field];
-      if (kind === undefined) {
-        issue(['where', field], `${source} records have no field "${field}"${fieldHint(field)}`);
+      const misspelt = typo(field);
+      if (misspelt !== undefined) {
+        issue(['where', field], misspelt);
         continue;
       }
+      const kind = fields[field] ?? 'text';
       const condition = readCondition(field, kind, input);
       if (condition.message !== undefined) issue(['where', field], condition.message);
       for (const item of condition.items ?? []) issue(['where', field, item.index], item.message);
@@ -173,8 +191,9 @@ export function checkRule(
   const groupBy = stringList(raw.groupBy);
   if (fields) {
     groupBy.forEach((field, i) => {
-      if (fields[field] === undefined) {
-        issue(['groupBy', i], `${source} records have no field "${field}"${fieldHint(field)}`);
+      const misspelt = typo(field);
+      if (misspelt !== undefined) {
+        issue(['groupBy', i], misspelt);
       } else if ((DERIVED_FIELDS as readonly string[]).includes(field)) {
         issue(['groupBy', i], `cannot group by ${field}: it differs for every record`);
       }
@@ -204,11 +223,14 @@ export function checkRule(
     else {
       const allowed = placeholdersFor({ source, groupBy, count: raw.count });
       for (const part of parsed.parts) {
-        if (part.kind === 'placeholder' && !allowed.has(part.name)) {
-          const hint =
-            didYouMean(part.name, allowed) || `; this rule can use ${[...allowed].join(', ')}`;
-          issue(['summary'], `unknown placeholder {${part.name}}${hint}`);
-        }
+        if (part.kind !== 'placeholder' || allowed.has(part.name)) continue;
+        // A per-record rule's summary may name a field no document names, read as text,
+        // unless the name is a typo of one it may use.
+        const close = didYouMean(part.name, allowed);
+        const aggregateOnly = AGGREGATE_PLACEHOLDERS.includes(part.name);
+        if (raw.count === undefined && close === '' && !aggregateOnly) continue;
+        const hint = close || `; this rule can use ${[...allowed].join(', ')}`;
+        issue(['summary'], `unknown placeholder {${part.name}}${hint}`);
       }
     }
   }

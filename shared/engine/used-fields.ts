@@ -1,5 +1,5 @@
 import type { Config, SourceName } from '../config/types';
-import { parseTemplate } from '../messages/template';
+import { AGGREGATE_PLACEHOLDERS, parseTemplate } from '../messages/template';
 import { FIELDS } from '../records/fields';
 
 /**
@@ -13,12 +13,11 @@ const METRIC_FIELDS: Readonly<Record<SourceName, readonly string[]>> = {
 
 /**
  * The record fields anything reads of a source: every rule's conditions, `groupBy` and summary
- * placeholders, and the metrics' fields (identity and `created_at` are read anyway). What the
+ * placeholders (documented or not), and the metrics' fields (identity and `created_at` are read anyway). What the
  * runner asks the parser for (`ParseOptions.fields`); a message that tells a whole record reads
  * the rest then.
  */
 export function usedFields(config: Config, source: SourceName): ReadonlySet<string> {
-  const catalogue = FIELDS[source];
   const used = new Set<string>(METRIC_FIELDS[source]);
   for (const rule of config.rules) {
     if (rule.source !== source) continue;
@@ -27,9 +26,26 @@ export function usedFields(config: Config, source: SourceName): ReadonlySet<stri
     const template = rule.summary === undefined ? undefined : parseTemplate(rule.summary);
     if (template?.ok) {
       for (const part of template.parts) {
-        if (part.kind === 'placeholder' && Object.hasOwn(catalogue, part.name)) used.add(part.name);
+        if (part.kind === 'placeholder' && !MESSAGE_PLACEHOLDERS.has(part.name))
+          used.add(part.name);
       }
     }
   }
   return used;
+}
+
+/** Placeholders a message fills itself, never from a record (`placeholdersFor`). */
+const MESSAGE_PLACEHOLDERS: ReadonlySet<string> = new Set([
+  'rule',
+  'severity',
+  ...AGGREGATE_PLACEHOLDERS,
+]);
+
+/**
+ * The fields a source's rules read that no document names (`FIELDS` lacks them): read as
+ * text (`ParseOptions.undocumented`), and warned about by `configWarnings`.
+ */
+export function undocumentedFields(config: Config, source: SourceName): string[] {
+  const catalogue = FIELDS[source];
+  return [...usedFields(config, source)].filter((name) => catalogue[name] === undefined);
 }

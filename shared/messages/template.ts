@@ -54,6 +54,9 @@ export function parseTemplate(template: string): ParsedTemplate {
   return { ok: true, parts };
 }
 
+/** Placeholders only an aggregate rule's message fills (from the count, not a record). */
+export const AGGREGATE_PLACEHOLDERS: readonly string[] = ['count', 'value', 'threshold'];
+
 /** The part of a rule that decides which placeholders its summary may use. */
 export type TemplateRule = Pick<RuleConfig, 'source' | 'groupBy'> & {
   readonly count?: unknown;
@@ -67,7 +70,7 @@ export type TemplateRule = Pick<RuleConfig, 'source' | 'groupBy'> & {
 export function placeholdersFor(rule: TemplateRule): Set<string> {
   const names = new Set(['rule', 'severity']);
   if (rule.count !== undefined) {
-    for (const name of ['count', 'value', 'threshold', ...rule.groupBy]) names.add(name);
+    for (const name of [...AGGREGATE_PLACEHOLDERS, ...rule.groupBy]) names.add(name);
   } else {
     for (const name of Object.keys(FIELDS[rule.source])) names.add(name);
   }

@@ -51,6 +51,10 @@ export const FIELDS: Readonly<Record<SourceName, Readonly<Record<string, FieldKi
     broadcast_no: 'phone',
     call_time: 'duration',
     agent_name: 'text',
+    // Newer responses (api-notes): the agent's number and extension, the live calls query's
+    // `agent_number` and `extension` filters. An extension is text: `101`, `0101` and `ext-7`.
+    agent_number: 'phone',
+    extension: 'text',
     age: 'duration',
   }),
   payments: catalogue({

@@ -26,6 +26,11 @@ export interface ParseOptions {
    * `raw` on every record.
    */
   readonly fields?: ReadonlySet<string>;
+  /**
+   * Fields no document names that a rule reads all the same: read as text, like a documented
+   * text field. Absent: the names in `fields` that `FIELDS` lacks.
+   */
+  readonly undocumented?: readonly string[];
 }
 
 /**
@@ -82,7 +87,7 @@ export class BatchReader {
   constructor(source: SourceName, zone: string, options: ParseOptions = {}) {
     assertTimeZone(zone);
     this.#source = source;
-    this.#plan = recordPlan(source, zone, options.fields);
+    this.#plan = recordPlan(source, zone, options.fields, options.undocumented);
     this.#hashes = source === 'live_calls' ? new Uint32Array(INITIAL_HASHES) : undefined;
   }
 

@@ -1,11 +1,11 @@
 import type { SourceName } from '../config/types';
 import { MAX_KEPT_LENGTH } from './bounded';
 import { fastPayment } from './fast-payment';
-import { type FieldKind, IDENTITY_FIELD } from './fields';
+import { FIELDS, type FieldKind, IDENTITY_FIELD } from './fields';
 import { INVALID, normaliseText, readIdentity } from './normalise';
 import { type FieldReader, fieldReader } from './reader';
 import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
-import type { ApiRecord } from './types';
+import type { ApiRecord, FieldValue } from './types';
 
 export type RawRecord = Readonly<Record<string, unknown>>;
 
@@ -18,6 +18,8 @@ export interface RecordPlan {
   readonly reader: FieldReader;
   /** Records keep `raw` (a caller that named no fields gets every record whole with `raw`). */
   readonly keepRaw: boolean;
+  /** Fields no document names, read as text (also in `read`): `ParseOptions.undocumented`. */
+  readonly undocumented: readonly string[];
 }
 
 /** Always read: the identity (and its fallback) and `created_at` (`age`, the lookback). */
@@ -34,6 +36,7 @@ export function recordPlan(
   source: SourceName,
   zone: string,
   fields: ReadonlySet<string> | undefined,
+  undocumented: readonly string[] = undocumentedIn(source, fields),
 ): RecordPlan {
   const all = RECORD_FIELDS[source];
   let read = all;
@@ -41,7 +44,38 @@ export function recordPlan(
     const some = all.filter(([name]) => fields.has(name) || ALWAYS_READ.has(name));
     if (some.length < all.length) read = some;
   }
-  return { source, zone, read, reader: fieldReader(read), keepRaw: fields === undefined };
+  const extras = [...new Set(undocumented)].filter((name) => FIELDS[source][name] === undefined);
+  if (extras.length > 0) read = [...read, ...extras.map((name) => [name, 'text'] as const)];
+  return {
+    source,
+    zone,
+    read,
+    reader: fieldReader(read),
+    keepRaw: fields === undefined,
+    undocumented: extras,
+  };
+}
+
+/** The names of `fields` no document gives `source`'s records. */
+function undocumentedIn(source: SourceName, fields: ReadonlySet<string> | undefined): string[] {
+  return fields === undefined
+    ? []
+    : [...fields].filter((name) => FIELDS[source][name] === undefined);
+}
+
+/**
+ * `record` with the plan's undocumented fields read from `raw` as text, for the paths that read
+ * only documented ones (the payments fast path, the schema); the same values the plan's reader
+ * gives. A value that is no text (an object) is left out, as an unreadable field is.
+ */
+function withUndocumented(plan: RecordPlan, record: ApiRecord, raw: RawRecord): ApiRecord {
+  if (plan.undocumented.length === 0) return record;
+  const fields = { ...record.fields };
+  for (const name of plan.undocumented) {
+    const value = normaliseText(raw[name]);
+    if (value !== undefined && value !== INVALID) fields[name] = value;
+  }
+  return { ...record, fields };
 }
 
 /** Whether two plans read rows alike (`readBatch` makes a plan per answer). */
@@ -51,6 +85,7 @@ export function samePlan(a: RecordPlan, b: RecordPlan): boolean {
     (a.source === b.source &&
       a.zone === b.zone &&
       a.keepRaw === b.keepRaw &&
+      a.undocumented.length === b.undocumented.length &&
       a.read.length === b.read.length &&
       a.read.every(([name, kind], index) => {
         const other = b.read[index];
@@ -162,14 +197,19 @@ function schemaRecord(source: SourceName, raw: unknown, zone: string, keepRaw = 
 /** One row read into its record by `plan`, or why it cannot be (and is skipped). */
 export function readRow(plan: RecordPlan, raw: unknown): Outcome {
   if (isPlainObject(raw)) {
-    const fast =
-      plan.source === 'payments'
-        ? fastPayment(raw, plan.zone, plan.keepRaw)
-        : fastRecord(plan, raw);
-    if (fast) return { record: fast };
+    if (plan.source !== 'payments') {
+      const fast = fastRecord(plan, raw);
+      if (fast) return { record: fast };
+    } else {
+      const fast = fastPayment(raw, plan.zone, plan.keepRaw);
+      if (fast) return { record: withUndocumented(plan, fast, raw) };
+    }
   }
-  // The schema reads every field: the record is whole.
-  return schemaRecord(plan.source, raw, plan.zone, plan.keepRaw);
+  // The schema reads every documented field: the record is whole.
+  const outcome = schemaRecord(plan.source, raw, plan.zone, plan.keepRaw);
+  return 'record' in outcome && isPlainObject(raw)
+    ? { record: withUndocumented(plan, outcome.record, raw) }
+    : outcome;
 }
 
 /** Plans that read every field, by source and zone: a message's context reads one a record. */
@@ -195,5 +235,13 @@ export function completeRecord(record: ApiRecord, zone: string): ApiRecord {
   if (record.partial !== true || record.raw === undefined) return record;
   const outcome = readRow(wholePlan(record.source, zone), record.raw);
   // A partial record had an identity, so the whole read keeps it too.
-  return 'record' in outcome ? outcome.record : record;
+  if (!('record' in outcome)) return record;
+  // The whole plan reads documented fields only: the undocumented ones a rule asked for are
+  // the partial record's.
+  const whole = outcome.record;
+  const extra = Object.keys(record.fields).filter((name) => !Object.hasOwn(whole.fields, name));
+  if (extra.length === 0) return whole;
+  const fields = { ...whole.fields };
+  for (const name of extra) fields[name] = record.fields[name] as FieldValue;
+  return { ...whole, fields };
 }

@@ -68,13 +68,19 @@ function describe(issue: z.core.$ZodIssue): string {
 /**
  * Reads a timeline (contract section 5): JSON Lines, one poll per line, in time order.
  * `at` is ISO-8601 with an offset, or offset-less wall-clock time read in `zone`; `records`
- * are raw API records, read by the same `readBatch` as the poller; `error`
+ * are raw API records, read by the same `readBatch` as the poller (with the fields no document
+ * names that the rules read, `undocumentedFields`, per source); `error`
  * (`{status?, kind?, message?}`) records a failed poll. Blank lines are ignored.
  *
  * @throws TimelineError listing every bad line as `file:line: reason` (time going backwards
  *   included), not only the first.
  */
-export function parseTimeline(text: string, fileName: string, zone: string): TimelineEntry[] {
+export function parseTimeline(
+  text: string,
+  fileName: string,
+  zone: string,
+  undocumented: Partial<Record<SourceName, readonly string[]>> = {},
+): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   const issues: TimelineIssue[] = [];
   let lastAt = Number.NEGATIVE_INFINITY;
@@ -110,7 +116,8 @@ export function parseTimeline(text: string, fileName: string, zone: string): Tim
       entries.push({ atMs, source, poll: { ok: false, error: readFailure(error) } });
       return;
     }
-    const batch = readBatch(source, records, zone);
+    const extras = undocumented[source];
+    const batch = readBatch(source, records, zone, extras ? { undocumented: extras } : {});
     entries.push({
       atMs,
       source,

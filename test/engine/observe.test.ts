@@ -5,6 +5,7 @@ import { OPERATORS, type RuleConfig } from '../../shared/config/types';
 import { compileRule, type Observation } from '../../shared/engine/aggregate';
 import { observeAll } from '../../shared/engine/observe';
 import { alertKey } from '../../shared/engine/state';
+import { usedFields } from '../../shared/engine/used-fields';
 import { RecordBatch } from '../../shared/records/batch';
 import { parseRecords, readBatch } from '../../shared/records/parse';
 import type { ApiRecord } from '../../shared/records/types';
@@ -102,6 +103,49 @@ describe('Function: observeAll', () => {
         expect(brief(generated)).toEqual(brief(interpreted));
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it('observes fields beyond the seed document alike on the raw scan and the records', () => {
+    const newer = config([
+      { name: 'ext', where: { extension: ['105', '0101'] } },
+      { name: 'agent', where: { agent_number: '<> 9876500005' }, count: '>= 1' },
+      { name: 'by-agent', where: { state: 'ringing' }, count: '> 0', groupBy: ['agent_number'] },
+      { name: 'queue', where: { queue_name: 'sales' } },
+      {
+        name: 'by-queue',
+        where: { queue_name: '<> support' },
+        count: '> 0',
+        groupBy: ['queue_name'],
+      },
+    ]);
+    const row = fc.record(
+      {
+        call_id: fc.constantFrom('a', 'b', 'c', 4),
+        state: fc.constantFrom('Ringing', 'Answered'),
+        extension: fc.oneof(fc.constantFrom('105', 105, '0101', 101, ' 105 ', ''), value),
+        agent_number: fc.oneof(
+          fc.constantFrom('09876500005', '+919876500005', 9876500001, '+91 abc', ''),
+          value,
+        ),
+        queue_name: fc.oneof(fc.constantFrom('Sales', 'SALES ', 'support', '', {}), value),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 10 }), (rows) => {
+        const observed = (closures: boolean) =>
+          newer.rules.map((r) => ({ compiled: interpretedRule(closures, r) }));
+        const fields = usedFields(newer, 'live_calls');
+        const { records } = readBatch('live_calls', rows, ZONE, { fields });
+        const generated = observeAll(observed(false), records, T0, ZONE);
+        const whole = parseRecords('live_calls', rows, ZONE, { undocumented: ['queue_name'] });
+        const reference = observeAll(observed(true), RecordBatch.of(whole.records), T0, ZONE, {
+          generated: false,
+        });
+        expect(brief(generated)).toEqual(brief(reference));
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_RAW_VALUE, RecordBatch } from '../../shared/records/batch';
+import { INVALID, normaliseText } from '../../shared/records/normalise';
 import { parseRecords, readBatch } from '../../shared/records/parse';
-import { readRow, recordPlan } from '../../shared/records/record';
+import { completeRecord, readRow, recordPlan } from '../../shared/records/record';
 import type { ApiRecord } from '../../shared/records/types';
 
 const ZONE = 'Asia/Kolkata';
@@ -85,6 +86,42 @@ describe('Class: RecordBatch', () => {
           }
         }),
         { numRuns: 2000 },
+      );
+    });
+  });
+
+  describe('Fields no document names', () => {
+    it('reads one a rule names as text, alike on every path: fast, schema, value, whole', () => {
+      const withQueue = fc
+        .tuple(fc.oneof(payment, liveCall), fc.option(value, { nil: undefined }))
+        .map(([row, queue]) => (queue === undefined ? row : { ...row, queue_name: queue }));
+      fc.assert(
+        fc.property(
+          fc.constantFrom('payments', 'live_calls'),
+          fc.array(withQueue, { maxLength: 6 }),
+          (source, rows) => {
+            const fields = new Set(['state', 'status', 'queue_name']);
+            const lazy = readBatch(source, rows, ZONE, { fields }).records;
+            const timeline = readBatch(source, rows, ZONE, {
+              undocumented: ['queue_name'],
+            }).records;
+            expect(timeline.length).toBe(lazy.length);
+            const whole = parseRecords(source, rows, ZONE).records;
+            expect(whole.map((record) => record.key)).toEqual(lazy.toArray().map((r) => r.key));
+            for (let index = 0; index < lazy.length; index += 1) {
+              // Read as a text field is: trimmed text, a number or boolean as its text, else none.
+              const sent = whole[index]?.raw?.queue_name;
+              const text = normaliseText(sent);
+              const expected = text === INVALID ? undefined : text;
+              const record = lazy.record(index);
+              expect(record.fields.queue_name).toEqual(expected);
+              expect(lazy.value(index, 'queue_name')).toEqual(expected);
+              expect(completeRecord(record, ZONE).fields.queue_name).toEqual(expected);
+              expect(timeline.record(index).fields.queue_name).toEqual(expected);
+            }
+          },
+        ),
+        { numRuns: 1000 },
       );
     });
   });
