@@ -50,7 +50,7 @@ describe('Fields beyond the seed document', () => {
     const dir = tmp({ 'rules.yaml': RULES });
     const io = memoryIo({ cwd: dir.path });
     expect(await runCli(['validate', '--config', 'rules.yaml'], io)).toBe(0);
-    expect(io.out()).toBe('rules.yaml: ok (2 rules, 1 channels, timezone Asia/Kolkata)\n');
+    expect(io.out()).toBe('rules.yaml: ok (2 rules, 1 channel, timezone Asia/Kolkata)\n');
     expect(io.err().trimEnd().split('\n')).toEqual([
       'rules.yaml: rules[1].where.queue_name: warning: no document names the live_calls field "queue_name": it is read as text, and a record without it matches nothing',
       'rules.yaml: rules[1].summary: warning: no document names the live_calls field "queue_name": it is read as text, and a record without it matches nothing',

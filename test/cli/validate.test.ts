@@ -13,6 +13,19 @@ describe('Command: validate', () => {
     expect(io.err()).toBe('');
   });
 
+  it('counts one rule and one channel in the singular', async () => {
+    const dir = tmp({
+      'one.yaml': `api: { baseUrl: https://api.example.com, tokenParameter: /t }
+channels: { oncall: {} }
+rules:
+  - { name: r, source: payments, notify: [oncall] }
+`,
+    });
+    const io = memoryIo({ cwd: dir.path });
+    expect(await runCli(['validate', '--config', 'one.yaml'], io)).toBe(0);
+    expect(io.out()).toBe('one.yaml: ok (1 rule, 1 channel, timezone Asia/Kolkata)\n');
+  });
+
   it('reads the file named by --config relative to the working directory', async () => {
     const dir = tmp({ 'rules.yaml': SHIPPED_RULES_TEXT });
     const io = memoryIo({ cwd: dir.path });
