@@ -34,10 +34,10 @@ export type Repeats = Uint8Array | undefined;
 export interface ObservedRule {
   readonly compiled: CompiledRule;
   /**
-   * Per-record rules: records outside it, by `createdAtMs`, are ignored (payments older than
-   * the lookback).
+   * Records outside it, by `createdAtMs` and identity, are ignored (payments older than the
+   * lookback, but for a firing alert held past it: `held.ts`).
    */
-  readonly keep?: (createdAtMs: number | undefined) => boolean;
+  readonly keep?: (createdAtMs: number | undefined, id: string) => boolean;
   /** Per-record rules: the rule's existing instances, by identity. */
   readonly tracked?: Iterable<{
     readonly key: string;
@@ -64,7 +64,7 @@ class PerRecordCollector implements Collector {
   /** An instance's labels: one literal shape per identity field, not a computed key each. */
   readonly #labelsOf: (id: string) => Readonly<Record<string, string>>;
   readonly #prefix: string;
-  readonly #keep: ((createdAtMs: number | undefined) => boolean) | undefined;
+  readonly #keep: ((createdAtMs: number | undefined, id: string) => boolean) | undefined;
   readonly #records: RecordBatch;
   readonly #compactContext: boolean;
   readonly #nowMs: number;
@@ -120,7 +120,7 @@ class PerRecordCollector implements Collector {
     const records = this.#records;
     const id = records.key(index);
     const createdAtMs = records.createdAtMs(index);
-    if (this.#keep !== undefined && !this.#keep(createdAtMs)) return;
+    if (this.#keep !== undefined && !this.#keep(createdAtMs, id)) return;
     const key = this.#keyOfTracked.get(id) ?? `${this.#prefix}${id}}`;
     const earlier = this.#observed.get(key);
     if (earlier !== undefined) {
@@ -403,10 +403,29 @@ export function collector(
 ): Collector {
   const { compiled } = rule;
   if (compiled.rule.count === undefined) return new PerRecordCollector(rule, records, nowMs, zone);
+  let counting: Collector;
   if (rule.distinct) {
-    return compiled.rule.groupBy.length === 0
-      ? new TotalCollector(compiled, records)
-      : new GroupCollector(compiled, records, undefined);
-  }
-  return new GroupCollector(compiled, records, repeats());
+    counting =
+      compiled.rule.groupBy.length === 0
+        ? new TotalCollector(compiled, records)
+        : new GroupCollector(compiled, records, undefined);
+  } else counting = new GroupCollector(compiled, records, repeats());
+  return rule.keep === undefined ? counting : keeping(counting, records, rule.keep);
+}
+
+/** An aggregate's collector counting only the matching rows `keep` keeps. */
+function keeping(
+  inner: Collector,
+  records: RecordBatch,
+  keep: (createdAtMs: number | undefined, id: string) => boolean,
+): Collector {
+  return {
+    where: inner.where,
+    tracked: inner.tracked,
+    add(index, matches) {
+      if (matches && !keep(records.createdAtMs(index), records.key(index))) return;
+      inner.add(index, matches);
+    },
+    observations: () => inner.observations(),
+  };
 }

@@ -4,6 +4,7 @@ import type { PollResult } from '../records/types';
 import { aggregateContext, compileRule, type Observation } from './aggregate';
 import type { ObservedRule } from './collectors';
 import { healthAfterFailure, healthKey, healthTarget } from './health';
+import { isHeld, untrackedReason } from './held';
 import { step } from './lifecycle';
 import { limitKey, limitStep, limitTarget, Overflow, ruleLimit } from './limit';
 import { buildNotification, type NotificationTarget } from './notify';
@@ -21,8 +22,8 @@ function ruleTarget(rule: RuleConfig): NotificationTarget {
 }
 
 /**
- * Payments are a log: an instance is forgotten, silently, once the payment's `created_at`
- * (or, unknown, the last time it was seen) is older than the lookback window.
+ * Payments are a log: an instance is forgotten once the payment's `created_at` (or, unknown,
+ * the last time it was seen) is older than the lookback window, unless it is held (`held.ts`).
  */
 function forgotten(config: Config, instance: AlertInstance, nowMs: number): boolean {
   const since = instance.createdAtMs ?? instance.lastSeenAt;
@@ -49,15 +50,33 @@ function prepareRule(
   // A payment past the lookback is forgotten only when this poll does not show it again
   // (`settleRule`): one without `created_at`, dated by when it was last seen, may reappear.
   const existing = new Map<string, AlertInstance>();
-  for (const instance of previous) existing.set(instance.key, instance);
+  // Payments of firing alerts held past the lookback: the poll fetched them to see them resolve.
+  const held = new Set<string>();
+  for (const instance of previous) {
+    existing.set(instance.key, instance);
+    const id = instance.labels.id;
+    if (perRecordLog && id !== undefined && isHeld(config, rule, instance, nowMs)) held.add(id);
+  }
+  // An aggregate counts the lookback window: not the held payments' windows fetched beside it
+  // (from its first whole second, as `from_date` asks the API).
+  const windowStart = Math.floor(lookbackStart / 1000) * 1000;
   const observed: ObservedRule = rule.count
-    ? { compiled, distinct: rule.source === 'payments' }
+    ? {
+        compiled,
+        distinct: rule.source === 'payments',
+        ...(rule.source === 'payments'
+          ? { keep: (createdAtMs: number | undefined) => (createdAtMs ?? nowMs) >= windowStart }
+          : {}),
+      }
     : {
         compiled,
         tracked: existing.values(),
         compactContext: perRecordLog,
         ...(perRecordLog
-          ? { keep: (createdAtMs: number | undefined) => (createdAtMs ?? nowMs) >= lookbackStart }
+          ? {
+              keep: (createdAtMs: number | undefined, id: string) =>
+                (createdAtMs ?? nowMs) >= lookbackStart || held.has(id),
+            }
           : {}),
       };
   return { rule, perRecordLog, existing, observed };
@@ -98,7 +117,29 @@ function settleRule(
     if (observation === undefined && before !== undefined) {
       // A log keeps an absent payment untouched: only a sighting resolves it. One already seen
       // no longer matching, held only by keepFiring, resolves once that has passed (`step`).
-      if (perRecordLog && forgotten(config, before, nowMs)) continue;
+      if (perRecordLog && forgotten(config, before, nowMs)) {
+        if (isHeld(config, rule, before, nowMs)) {
+          instances.push(before);
+          continue;
+        }
+        // Never silently: the on-call was told it fires, so they are told it is no longer
+        // followed (a rule with `resolved: false` tells no resolutions at all).
+        if (before.state === 'firing' && rule.resolved) {
+          const reason = untrackedReason(config, before, nowMs);
+          notifications.push(
+            buildNotification(
+              config,
+              rule.source,
+              ruleTarget(rule),
+              'resolved',
+              before,
+              nowMs,
+              reason,
+            ),
+          );
+        }
+        continue;
+      }
       if (perRecordLog && !(before.state === 'firing' && before.lastSeenAt > before.lastTrueAt)) {
         instances.push(before);
         continue;

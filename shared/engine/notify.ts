@@ -13,7 +13,8 @@ export interface NotificationTarget {
 /**
  * Builds one notification for an instance (contract section 4). `id` is
  * `${key}|${status}|${at}` with `at` the evaluation time in ISO-8601 UTC, so a retried run
- * produces the same id and delivery can de-duplicate. Texts come from `renderMessage`.
+ * produces the same id and delivery can de-duplicate. Texts come from `renderMessage`;
+ * `reason` says why a `resolved` one resolved when the condition was not seen to stop holding.
  */
 export function buildNotification(
   config: Config,
@@ -22,6 +23,7 @@ export function buildNotification(
   status: NotificationStatus,
   instance: AlertInstance,
   nowMs: number,
+  reason?: string,
 ): Notification {
   const at = new Date(nowMs).toISOString();
   const { sms, subject, text } = renderMessage({
@@ -38,6 +40,7 @@ export function buildNotification(
     atMs: nowMs,
     activeAtMs: instance.activeAt,
     ...(instance.firedAt === undefined ? {} : { firedAtMs: instance.firedAt }),
+    ...(reason === undefined ? {} : { reason }),
   });
   return {
     id: `${instance.key}|${status}|${at}`,

@@ -2,6 +2,8 @@ import type { ApiRequest } from '../api/types';
 import type { Config, Operator, RuleConfig, SourceName } from '../config/types';
 import { formatDecimal, parseDecimal } from '../money/decimal';
 import { formatApiDateTime } from '../time/zone';
+import { heldWindows } from './held';
+import type { SourceState } from './types';
 
 /** A payments rule's `amount_paid` comparison as query parameters, if it has one. */
 function amountPushdown(rule: RuleConfig): { operator: Operator; amount: string } | undefined {
@@ -22,27 +24,40 @@ function amountPushdown(rule: RuleConfig): { operator: Operator; amount: string 
  *   `amount_paid` comparison, one request per distinct (operator, amount): their union holds
  *   every record any rule needs. When some rule has none, a single request without amount,
  *   since pushing a filter down must never fetch less than a rule needs.
+ * - `payments` with `state`: the same requests again for each window of `heldWindows`
+ *   (`held.ts`), around firing payments older than the lookback, so they can still resolve.
  */
-export function planRequests(config: Config, source: SourceName, nowMs: number): ApiRequest[] {
+export function planRequests(
+  config: Config,
+  source: SourceName,
+  nowMs: number,
+  state?: SourceState,
+): ApiRequest[] {
   const rules = config.rules.filter((rule) => rule.source === source);
   if (rules.length === 0) return [];
   if (source === 'live_calls') {
     return [{ endpoint: 'live_calls', query: { ...config.sources.live_calls.query } }];
   }
-  const window = {
-    from_date: formatApiDateTime(nowMs - config.sources.payments.lookbackMs, config.timezone),
-    to_date: formatApiDateTime(nowMs, config.timezone),
-  };
+  const zone = config.timezone;
+  const windows = [
+    { fromMs: nowMs - config.sources.payments.lookbackMs, toMs: nowMs },
+    ...heldWindows(config, state, nowMs),
+  ].map(({ fromMs, toMs }) => ({
+    from_date: formatApiDateTime(fromMs, zone),
+    to_date: formatApiDateTime(toMs, zone),
+  }));
   const pushdowns = rules.map(amountPushdown);
   if (pushdowns.some((pushdown) => pushdown === undefined)) {
-    return [{ endpoint: 'payments', query: window }];
+    return windows.map((window) => ({ endpoint: 'payments', query: window }));
   }
   const distinct = new Map<string, { operator: Operator; amount: string }>();
   for (const pushdown of pushdowns) {
     if (pushdown) distinct.set(`${pushdown.operator} ${pushdown.amount}`, pushdown);
   }
-  return [...distinct.values()].map(({ operator, amount }) => ({
-    endpoint: 'payments',
-    query: { ...window, amount, operator },
-  }));
+  return windows.flatMap((window) =>
+    [...distinct.values()].map(({ operator, amount }) => ({
+      endpoint: 'payments' as const,
+      query: { ...window, amount, operator },
+    })),
+  );
 }

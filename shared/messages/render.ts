@@ -22,7 +22,9 @@ function valuePart(input: MessageInput): string {
       : `${input.source} answering again`;
   }
   if (rule.count !== undefined) return aggregateValue(rule, input);
-  return input.status === 'firing' ? recordValue(rule, input) : 'no longer matches';
+  return input.status === 'firing'
+    ? recordValue(rule, input)
+    : (input.reason ?? 'no longer matches');
 }
 
 /**

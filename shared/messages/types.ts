@@ -19,6 +19,8 @@ export interface MessageInput {
   readonly atMs: number;
   readonly activeAtMs: number;
   readonly firedAtMs?: number;
+  /** Why it resolved, when not because the condition stopped holding ("no longer tracked ..."). */
+  readonly reason?: string;
 }
 
 /** The three renderings of one notification (contract section 4). */

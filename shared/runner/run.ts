@@ -114,7 +114,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
     if (waitMs > 0) await options.sleep(waitMs);
     if (options.signal?.aborted) break;
 
-    const poll = await pollOnce(options, sample, emit);
+    const poll = await pollOnce(options, sample, emit, stored.state);
     // Stopped while asking: the answer (or its failure) is the stop's, not the API's.
     if (options.signal?.aborted) break;
     samples += 1;
@@ -217,10 +217,12 @@ async function pollOnce(
   options: RunOptions,
   sample: number,
   emit: (event: RunEvent) => void,
+  state: SourceState | undefined,
 ): Promise<PollResult> {
   const { config, source, client, now, deadlineMs } = options;
   const atMs = now();
-  const requests = planRequests(config, source, atMs);
+  // The state says which firing payments older than the lookback still need fetching.
+  const requests = planRequests(config, source, atMs, state);
   // Only what the rules and metrics read is normalised; messages read the rest from `raw`.
   const fields = usedFields(config, source);
   const results = await Promise.all(

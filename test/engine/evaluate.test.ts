@@ -294,8 +294,10 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['0 firing big{id=p1}']);
   });
 
-  it('forgets a payment instance silently once it is older than the lookback', () => {
-    const cfg = config([{ name: 'big', source: 'payments', where: { amount_paid: '> 10' } }]);
+  it('forgets a payment instance of a rule without resolutions silently past the lookback', () => {
+    const cfg = config([
+      { name: 'big', source: 'payments', where: { amount_paid: '> 10' }, resolved: false },
+    ]);
     const { seen, state } = run(
       cfg,
       [
