@@ -33,9 +33,12 @@ export interface Loopback {
   /**
    * What the deployed payments function needs to handle the 100k body alone: a state table of
    * its own (the other measurements keep theirs), the topics, the bench's rules (shipped plus
-   * twenty) and the token.
+   * twenty, or `options.rules`) and the token. `options.table` names another table.
    */
-  deployedSetup(bundle: string): Promise<DeployedMemorySetup>;
+  deployedSetup(
+    bundle: string,
+    options?: { table?: string; rules?: Record<string, unknown> },
+  ): Promise<DeployedMemorySetup>;
   stop(): Promise<void>;
 }
 
@@ -67,10 +70,10 @@ export async function startLoopback(rulesText: string): Promise<Loopback> {
         sources,
       };
     },
-    async deployedSetup(bundle) {
-      const tableName = 'bench-memory-state';
+    async deployedSetup(bundle, options = {}) {
+      const tableName = options.table ?? 'bench-memory-state';
       await createStateTable(new DynamoDBClient({}), tableName);
-      const rules = benchConfigData() as Record<string, unknown>;
+      const rules = options.rules ?? (benchConfigData() as Record<string, unknown>);
       return {
         bundle,
         environment: { TELEALERT_TABLE: tableName, TELEALERT_TOPICS: JSON.stringify(stack.topics) },

@@ -46,14 +46,14 @@ export function lambdaHeapFlags(memoryMb: number): string[] {
  * Lambda runs its bundle: under tsx the same process carried about 80 MB of compiler and
  * loader the function never loads.
  */
-async function bundleChild(directory: string): Promise<string> {
+export async function bundleChild(directory: string): Promise<string> {
   const file = join(directory, 'memory-child.mjs');
   await bundleLikePollers('bench/memory-child.ts', file, 'bundled');
   return file;
 }
 
 /** Peak RSS of the child run with `args`, in MB. */
-async function childRss(
+export async function childRss(
   script: string,
   args: readonly string[],
   nodeFlags: readonly string[] = [],
@@ -86,13 +86,13 @@ async function runNode(
   return stdout;
 }
 
-const TOKEN = 'bench-memory-token';
+export const TOKEN = 'bench-memory-token';
 
 /**
  * The API's payments endpoint on loopback: `file` streamed as it is read from disk, in the
  * chunks a socket carries, to the bearer `token` only.
  */
-async function serveBody(
+export async function serveBody(
   file: string,
   token = TOKEN,
 ): Promise<{ url: string; close(): Promise<void> }> {
@@ -217,17 +217,43 @@ export async function measureDeployedMemory(
   await store.commit('payments', stored.revision, state, []);
   const api = await serveBody(file, setup.token);
   try {
-    const rulesFile = join(directory, 'deployed-rules.json');
-    const api_ = setup.rules.api as Record<string, unknown>;
-    writeFileSync(
-      rulesFile,
-      JSON.stringify({ ...setup.rules, api: { ...api_, baseUrl: api.url } }),
-    );
-    const script = `
+    const { rssMb, runs, flags } = await runDeployed(directory, setup, api.url, [
+      'steady-1',
+      'steady-2',
+    ]);
+    const failed = runs.find((run) => run.failures > 0 || run.owedLeft > 0);
+    if (failed) throw new Error(`the deployed function's run failed: ${JSON.stringify(failed)}`);
+    return {
+      body: '100k payments',
+      rssMb,
+      invocations: runs.map(({ records, sent, ms }) => ({ records, sent, ms })),
+      lambdaHeapFlags: flags,
+    };
+  } finally {
+    await api.close();
+  }
+}
+
+/**
+ * Runs the deployed bundle of `setup` in a fresh `node` as Lambda runs it (the 256 MB
+ * function's heap limits, `--expose-gc`, the pollers' environment), one invocation per id in a
+ * row as a warm container takes them, its rules pointed at the API at `apiUrl`: each
+ * invocation's summary and time, and the process's own peak RSS.
+ */
+export async function runDeployed(
+  directory: string,
+  setup: DeployedMemorySetup,
+  apiUrl: string,
+  ids: readonly string[],
+): Promise<{ rssMb: number; runs: (RunSummary & { ms: number })[]; flags: string }> {
+  const rulesFile = join(directory, `deployed-rules-${ids[0] ?? 'run'}.json`);
+  const api = setup.rules.api as Record<string, unknown>;
+  writeFileSync(rulesFile, JSON.stringify({ ...setup.rules, api: { ...api, baseUrl: apiUrl } }));
+  const script = `
 const { handler } = await import(${JSON.stringify(`file://${setup.bundle}`)});
 const context = { awsRequestId: 'memory', functionName: 'bench', getRemainingTimeInMillis: () => 290000 };
 const runs = [];
-for (const id of ['steady-1', 'steady-2']) {
+for (const id of ${JSON.stringify(ids)}) {
   const started = performance.now();
   const summary = await handler({ id }, context);
   runs.push({ ...summary, ms: Math.round(performance.now() - started) });
@@ -240,27 +266,14 @@ try {
   if (kib !== undefined) rss = Number(kib) * 1024;
 } catch {}
 process.stdout.write(JSON.stringify({ rss, runs }), () => process.exit(0));`;
-    const flags = lambdaHeapFlags(256);
-    const out = await runNode([...flags, '--input-type=module', '-e', script], {
-      ...setup.environment,
-      ...POLLER_ENVIRONMENT,
-      TELEALERT_CONFIG_FILE: rulesFile,
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      POWERTOOLS_METRICS_DISABLED: 'true',
-    });
-    const { rss, runs } = JSON.parse(out) as {
-      rss: number;
-      runs: (RunSummary & { ms: number })[];
-    };
-    const failed = runs.find((run) => run.failures > 0 || run.owedLeft > 0);
-    if (failed) throw new Error(`the deployed function's run failed: ${JSON.stringify(failed)}`);
-    return {
-      body: '100k payments',
-      rssMb: Math.round(rss / 1024 / 1024),
-      invocations: runs.map(({ records, sent, ms }) => ({ records, sent, ms })),
-      lambdaHeapFlags: flags.join(' '),
-    };
-  } finally {
-    await api.close();
-  }
+  const flags = lambdaHeapFlags(256);
+  const out = await runNode([...flags, '--input-type=module', '-e', script], {
+    ...setup.environment,
+    ...POLLER_ENVIRONMENT,
+    TELEALERT_CONFIG_FILE: rulesFile,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  });
+  const { rss, runs } = JSON.parse(out) as { rss: number; runs: (RunSummary & { ms: number })[] };
+  return { rssMb: Math.round(rss / 1024 / 1024), runs, flags: flags.join(' ') };
 }

@@ -25,6 +25,16 @@ import { LIVE_CALLS_COUNT, measureProcessing, PAYMENTS_COUNT } from './processin
 import { benchConfig } from './rules';
 import { round } from './stats';
 import { synthesize } from './synth';
+import {
+  LAMBDA_MEMORY_MB,
+  measureVolume,
+  measureVolumePipeline,
+  VOLUME_PAYMENTS_RULES,
+  VOLUME_RULE,
+  type VolumeFigure,
+  type VolumePipelineFigure,
+  volumeRulesData,
+} from './volume';
 
 const RULES_FILE = 'telealert.yaml';
 const RUNS = 5;
@@ -89,6 +99,14 @@ budget(
   '<= 200',
   memory.lambdaHeapRssMb <= 200,
 );
+log('2/5 memory, 150,000 payments at once, client and engine...');
+const volumePipeline = await measureVolumePipeline(scratch, nowMs, config.timezone);
+budget(
+  'peak RSS, 150k payments one rule matches, first run + next, client and engine (MB)',
+  volumePipeline.rssMb,
+  `<= ${LAMBDA_MEMORY_MB}`,
+  volumePipeline.pass,
+);
 
 log('3/5 bundles and cold start...');
 const loopback = await startLoopback(readFileSync(RULES_FILE, 'utf8'));
@@ -100,6 +118,7 @@ try {
   writeFileSync(benchRules, JSON.stringify(loopback.rules(1)));
   const subjects: ColdSubject[] = [];
   let deployed: DeployedMemoryFigure | undefined;
+  let volume: VolumeFigure | undefined;
   for (const sdk of ['bundled', 'external'] as const) {
     const assets = synthesize(benchRules, join(scratch, `cdk.out-${sdk}`), sdk === 'bundled');
     const payments = assets.find((asset) => asset.source === 'payments');
@@ -112,6 +131,18 @@ try {
         deployed.rssMb,
         '<= 200',
         deployed.rssMb <= 200,
+      );
+      log('2/5 memory, 150,000 payments at once, the deployed payments function...');
+      const volumeSetup = await loopback.deployedSetup(payments.file, {
+        table: 'bench-volume-state',
+        rules: volumeRulesData(),
+      });
+      volume = await measureVolume(scratch, nowMs, config.timezone, volumeSetup);
+      budget(
+        '150k payments one rule matches, the deployed function: runs, commits, peak RSS (MB)',
+        volume.rssMb,
+        `<= ${LAMBDA_MEMORY_MB}`,
+        volume.pass,
       );
     }
     for (const asset of assets) {
@@ -218,7 +249,7 @@ try {
     },
     processing,
     messages,
-    memory: { ...memory, deployed },
+    memory: { ...memory, deployed, volume, volumePipeline },
     coldStart: {
       rounds: COLD_ROUNDS,
       method: COLD_METHOD,
@@ -344,6 +375,10 @@ function renderTables(r: Record<string, unknown>): string {
         ? [deployedRow((r.memory as { deployed: DeployedMemoryFigure }).deployed)]
         : [],
     ),
+    table(
+      '   150,000 payments at once, one rule matching all (each rule tracks its share: README, limits)',
+      volumeRows(r.memory as { volume?: VolumeFigure; volumePipeline: VolumePipelineFigure }),
+    ),
     '',
     table(`3. cold start, ms: ${cold.method}`, cold.functions),
     table(
@@ -387,4 +422,35 @@ function deployedRow(figure: DeployedMemoryFigure): Record<string, unknown> {
     sent: figure.invocations.map((run) => run.sent).join(', '),
     lambdaHeapFlags: figure.lambdaHeapFlags,
   };
+}
+
+function volumeRows(memory: {
+  volume?: VolumeFigure;
+  volumePipeline: VolumePipelineFigure;
+}): Record<string, unknown>[] {
+  const { volume, volumePipeline: pipeline } = memory;
+  const rows: Record<string, unknown>[] = [
+    {
+      what: 'client + engine, no SDK',
+      paymentsRules: pipeline.paymentsRules,
+      rssMb: pipeline.rssMb,
+      ms: `${pipeline.ms} (process, 2 runs)`,
+      sent: '(not published)',
+      tracked: '',
+      pass: pipeline.pass ? 'PASS' : 'FAIL',
+    },
+  ];
+  if (volume) {
+    const broad = volume.rules.find((rule) => rule.rule === VOLUME_RULE);
+    rows.push({
+      what: 'deployed function, moto',
+      paymentsRules: VOLUME_PAYMENTS_RULES,
+      rssMb: volume.rssMb,
+      ms: volume.invocations.map((run) => run.ms).join(', '),
+      sent: volume.invocations.map((run) => run.sent).join(', '),
+      tracked: broad ? `${broad.tracked} (+${broad.untracked} told by too_many_alerts)` : '',
+      pass: volume.pass ? 'PASS' : 'FAIL',
+    });
+  }
+  return rows;
 }

@@ -1,0 +1,183 @@
+/*
+ * The volume figure of issue 18: the deployed payments function's first run against an answer
+ * of 150,000 payments that one rule matches in full (a broad per-record rule on a first
+ * deployment, a gateway incident). Before the per-source limit it crashed ("Maximum call stack
+ * size exceeded"), committed nothing, and every later run crashed the same way.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { parse } from 'yaml';
+import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
+import { TOO_MANY_ALERTS } from '../shared/engine/limit';
+import {
+  bundleChild,
+  childRss,
+  type DeployedMemorySetup,
+  lambdaHeapFlags,
+  runDeployed,
+  serveBody,
+  TOKEN,
+} from './memory';
+import { bodyText } from './processing';
+
+export const VOLUME_COUNT = 150_000;
+/** The broad rule added to the shipped ones: every payment of the answer matches it. */
+export const VOLUME_RULE = 'every-payment';
+/** The function's memory: the peak must fit it. */
+export const LAMBDA_MEMORY_MB = 256;
+
+/**
+ * Payments rules on the source in the deployed figure: the shipped two, `VOLUME_RULE` and
+ * rules that never match, so each rule's share is 200 (`ruleLimit`). moto stores and publishes
+ * a few hundred notifications a minute on this machine; the share a rule gets changes nothing
+ * in the 150,000 records read and evaluated.
+ */
+export const VOLUME_PAYMENTS_RULES = 30;
+
+/**
+ * The shipped rules plus `VOLUME_RULE`, as data (what `cdk synth` ships as `telealert.json`),
+ * and payments rules that never match up to `paymentsRules` on the source.
+ */
+export function volumeRulesData(
+  path = 'telealert.yaml',
+  paymentsRules = VOLUME_PAYMENTS_RULES,
+): Record<string, unknown> {
+  const data = parse(readFileSync(path, 'utf8')) as Record<string, unknown> & {
+    rules: Record<string, unknown>[];
+  };
+  data.rules.push({
+    name: VOLUME_RULE,
+    source: 'payments',
+    where: {},
+    severity: 'warning',
+    notify: ['oncall'],
+  });
+  const shipped = data.rules.filter((rule) => rule.source === 'payments').length;
+  for (let i = shipped; i < paymentsRules; i += 1) {
+    data.rules.push({
+      name: `never-${i}`,
+      source: 'payments',
+      where: { amount_paid: '< 0' },
+      notify: ['oncall'],
+    });
+  }
+  return data;
+}
+
+export interface VolumeFigure {
+  readonly body: string;
+  /** Peak RSS of the process, under the 256 MB function's heap limits and environment. */
+  readonly rssMb: number;
+  readonly limitMb: number;
+  /** Per invocation (the first run, then the next): records read, sent, wall time. */
+  readonly invocations: readonly { records: number; sent: number; ms: number }[];
+  /** What the committed state holds: per rule, instances tracked and (too_many_alerts) left out. */
+  readonly rules: readonly { rule: string; tracked: number; untracked: number }[];
+  /** The committed state's alerts raised by the limit. */
+  readonly limitAlerts: number;
+  /** Every run succeeded and sent everything, the state was committed, it fits the memory. */
+  readonly pass: boolean;
+}
+
+/**
+ * Runs the deployed payments bundle of `setup` (its rules: `volumeRulesData`) as Lambda runs it
+ * (256 MB heap limits, the pollers' environment) twice in a row from an empty state, against
+ * a loopback API serving `VOLUME_COUNT` generated payments: the first run must deliver what it
+ * owes and commit, the second must load that state and run again (no crash loop). Reads the
+ * committed state back from the table.
+ */
+export async function measureVolume(
+  directory: string,
+  nowMs: number,
+  zone: string,
+  setup: DeployedMemorySetup,
+): Promise<VolumeFigure> {
+  const file = join(directory, 'payments-150k.json');
+  writeFileSync(file, bodyText('payments', VOLUME_COUNT, nowMs, zone));
+  const api = await serveBody(file, setup.token);
+  try {
+    const { rssMb, runs } = await runDeployed(directory, setup, api.url, ['first', 'next']);
+    const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: setup.table });
+    const stored = await store.load('payments');
+    const alerts = Object.values(stored.state?.alerts ?? {});
+    const tracked = new Map<string, number>();
+    const untracked = new Map<string, number>();
+    for (const instance of alerts) {
+      if (instance.rule === TOO_MANY_ALERTS) {
+        const rule = instance.labels.rule ?? '?';
+        untracked.set(rule, Number(instance.context.untracked ?? 0));
+      } else tracked.set(instance.rule, (tracked.get(instance.rule) ?? 0) + 1);
+    }
+    const rules = [...new Set([...tracked.keys(), ...untracked.keys()])].sort().map((rule) => ({
+      rule,
+      tracked: tracked.get(rule) ?? 0,
+      untracked: untracked.get(rule) ?? 0,
+    }));
+    const ok =
+      runs.length === 2 &&
+      runs.every((run) => run.failures === 0 && run.owedLeft === 0 && run.samples === 1) &&
+      stored.owed.length === 0 &&
+      (untracked.get(VOLUME_RULE) ?? 0) > 0;
+    return {
+      body: `${VOLUME_COUNT / 1000}k payments, rule ${VOLUME_RULE} matching all`,
+      rssMb,
+      limitMb: LAMBDA_MEMORY_MB,
+      invocations: runs.map(({ records, sent, ms }) => ({ records, sent, ms })),
+      rules,
+      limitAlerts: untracked.size,
+      pass: ok && rssMb <= LAMBDA_MEMORY_MB,
+    };
+  } finally {
+    await api.close();
+  }
+}
+
+/** The client and engine alone over the 150,000 payments, the shipped rules and the broad one. */
+export interface VolumePipelineFigure {
+  readonly body: string;
+  readonly paymentsRules: number;
+  /** Peak RSS under the 256 MB function's heap limits. */
+  readonly rssMb: number;
+  /** The process's wall time: start, two fetches of the body, two evaluations. */
+  readonly ms: number;
+  readonly pass: boolean;
+}
+
+/**
+ * The worst case for memory that moto cannot take in a bench's time: the shipped rules and
+ * `VOLUME_RULE` (three payments rules: 2,000 tracked each), whose first evaluation renders
+ * some 4,000 notifications. `bench/memory-child.ts` (the poller's client and pipeline, bundled
+ * as the pollers are, no SDK) asks a loopback API for the body and evaluates it twice (the
+ * first run, then the next on its state) under the heap limits of a 256 MB Lambda.
+ */
+export async function measureVolumePipeline(
+  directory: string,
+  nowMs: number,
+  zone: string,
+): Promise<VolumePipelineFigure> {
+  const file = join(directory, 'payments-150k-pipeline.json');
+  writeFileSync(file, bodyText('payments', VOLUME_COUNT, nowMs, zone));
+  const rulesData = volumeRulesData('telealert.yaml', 0);
+  const rules = join(directory, 'volume-rules.json');
+  writeFileSync(rules, JSON.stringify(rulesData));
+  const paymentsRules = (rulesData.rules as { source?: string }[]).filter(
+    (rule) => rule.source === 'payments',
+  ).length;
+  const script = await bundleChild(directory);
+  const api = await serveBody(file, TOKEN);
+  try {
+    const started = performance.now();
+    const args = ['--api', api.url, TOKEN, String(nowMs), rules];
+    const rssMb = Math.round(await childRss(script, args, lambdaHeapFlags(LAMBDA_MEMORY_MB)));
+    return {
+      body: `${VOLUME_COUNT / 1000}k payments, rule ${VOLUME_RULE} matching all`,
+      paymentsRules,
+      rssMb,
+      ms: Math.round(performance.now() - started),
+      pass: rssMb <= LAMBDA_MEMORY_MB,
+    };
+  } finally {
+    await api.close();
+  }
+}
