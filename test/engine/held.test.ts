@@ -5,8 +5,8 @@ import { evaluate } from '../../shared/engine/evaluate';
 import {
   HOLD_FIRING_MS,
   heldWindows,
-  MAX_HELD_WINDOWS,
   MAX_HELD_WINDOW_MS,
+  MAX_HELD_WINDOWS,
 } from '../../shared/engine/held';
 import { planRequests } from '../../shared/engine/plan';
 import type { SourceState } from '../../shared/engine/types';
@@ -22,7 +22,9 @@ const SECOND = 1000;
 
 /** Pending payments fire (lookback: the default 24h). */
 function stuck(overrides: { resolved?: boolean } = {}): Config {
-  return config([{ name: 'stuck', source: 'payments', where: { status: 'pending' }, ...overrides }]);
+  return config([
+    { name: 'stuck', source: 'payments', where: { status: 'pending' }, ...overrides },
+  ]);
 }
 
 function ok(...records: ApiRecord[]): PollResult {
