@@ -88,6 +88,10 @@ export async function loadDeployedHandler(
   moto: MotoServer,
   fn: DeployedFunction,
   workDir: string,
+  options: {
+    /** No logs or metrics on stdout (CloudWatch's, on AWS): the rehearsal prints its own. */
+    readonly quiet?: boolean;
+  } = {},
 ): Promise<DeployedHandler> {
   const bucket = fn.codeBucket;
   if (!bucket || !fn.codeKey) throw new RehearsalError(`function ${fn.name} has no code in S3`);
@@ -122,6 +126,10 @@ export async function loadDeployedHandler(
   };
   for (const [name, value] of Object.entries(fn.environment)) {
     environment[name] = onMoto(value, moto);
+  }
+  if (options.quiet) {
+    environment.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    environment.POWERTOOLS_METRICS_DISABLED = 'true';
   }
   // Powertools reads its settings when the module loads: load it in the function's environment.
   const module = (await withEnvironment(

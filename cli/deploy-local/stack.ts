@@ -218,6 +218,8 @@ export async function readDeployedStack(name: string): Promise<DeployedStack> {
       { StackName: name },
     )) {
       for (const r of page.StackResourceSummaries ?? []) {
+        // moto lists a resource its CloudFormation did not create as one with no id or type.
+        if (!r.LogicalResourceId || !r.ResourceType) continue;
         resources.push({
           logicalId: r.LogicalResourceId ?? '',
           type: r.ResourceType ?? '',
