@@ -12,9 +12,12 @@
  * refuses. A refused piece stays pending and is tried again at a later cut once the pending
  * text has doubled, until it passes `MAX_RETRIED_LENGTH` (broken JSON, or records that all
  * hold `},{`): then the rest is parsed once, at the end, so a bad body costs a bounded amount
- * of parsing twice, in whatever chunks it comes. So the elements are exactly `JSON.parse`'s,
- * and a body that is not valid JSON is refused as it is.
+ * of parsing twice, in whatever chunks it comes. So the elements are exactly `JSON.parse`'s
+ * (but for a money literal a double does not hold, kept as its text: `parseJsonExact`), and a
+ * body that is not valid JSON is refused as it is.
  */
+
+import { parseJsonExact } from '../records/exact-json';
 
 /** What a streamed body turned out to be. */
 export type StreamedBody =
@@ -186,10 +189,13 @@ function joinParts(parts: readonly unknown[][]): unknown[] {
   return rows;
 }
 
-/** The elements of `text`, which starts with `[` (so is an array if it is JSON), or undefined. */
+/**
+ * The elements of `text`, which starts with `[` (so is an array if it is JSON), or undefined.
+ * A money literal a double does not hold exactly is kept as its text (`parseJsonExact`).
+ */
 function parseArray(text: string): unknown[] | undefined {
   try {
-    return JSON.parse(text) as unknown[];
+    return parseJsonExact(text) as unknown[];
   } catch {
     return undefined;
   }

@@ -8,27 +8,52 @@ export interface Decimal {
   readonly scale: number;
 }
 
-const DECIMAL_PATTERN = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+const DECIMAL_PATTERN = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-/** Reads `"1,234.50"`, `" 99 "`, `100000.1`, `"-3"`; `undefined` for anything else. */
-export function parseDecimal(input: unknown): Decimal | undefined {
-  let text: string;
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input)) return undefined;
-    text = String(input);
-    if (/e/i.test(text)) text = input.toFixed(20).replace(/0+$/, '');
-  } else if (typeof input === 'string') {
-    text = input.trim().replaceAll(',', '');
-  } else {
-    return undefined;
-  }
+/**
+ * The largest exponent read: far past any amount (a double ends near 1e308), and a bound on
+ * the digits a text such as `1e999999999` would otherwise make.
+ */
+const MAX_EXPONENT = 400;
+
+/** Reads decimal text, with an exponent only where `exponent` allows one. */
+function readDecimal(text: string, exponent: boolean): Decimal | undefined {
   const match = DECIMAL_PATTERN.exec(text);
   if (!match) return undefined;
-  const [, sign = '', whole = '', fraction = ''] = match;
+  const [, sign = '', whole = '', fraction = '', power] = match;
   if (whole === '' && fraction === '') return undefined;
-  const trimmedFraction = fraction.replace(/0+$/, '');
-  const units = BigInt(`${sign}${whole || '0'}${trimmedFraction}`);
-  return { units, scale: trimmedFraction.length };
+  if (power !== undefined && !exponent) return undefined;
+  const shift = power === undefined ? 0 : Number(power);
+  if (Math.abs(shift) > MAX_EXPONENT) return undefined;
+  // The digits as one integer without its trailing zeros, then the point moved by the exponent.
+  const all = `${whole || '0'}${fraction}`;
+  const digits = all.replace(/0+$/, '');
+  let scale = fraction.length - shift - (all.length - digits.length);
+  let units = BigInt(`${sign}${digits || '0'}`);
+  if (scale < 0) {
+    units *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { units, scale: units === 0n ? 0 : scale };
+}
+
+/**
+ * Reads `"1,234.50"`, `" 99 "`, `100000.1`, `1e21`, `"-3"`; `undefined` for anything else (a
+ * text with an exponent too). A JSON number is read as the shortest decimal that is that
+ * double (`String(number)`, exponent included): the exact text of a literal with more digits
+ * than a double holds is the JSON reader's to keep (`records/exact-json.ts`).
+ */
+export function parseDecimal(input: unknown): Decimal | undefined {
+  if (typeof input === 'number') {
+    return Number.isFinite(input) ? readDecimal(String(input), true) : undefined;
+  }
+  if (typeof input !== 'string') return undefined;
+  return readDecimal(input.trim().replaceAll(',', ''), false);
+}
+
+/** Reads a JSON number literal's text exactly (`1.00000000000000001e21`); `undefined` if none. */
+export function parseNumberLiteral(text: string): Decimal | undefined {
+  return readDecimal(text, true);
 }
 
 /** -1, 0 or 1. */

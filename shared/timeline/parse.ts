@@ -1,4 +1,5 @@
 import { SOURCES, type SourceName } from '../config/types';
+import { parseJsonExact } from '../records/exact-json';
 import { readBatch } from '../records/parse';
 import type { PollFailure, PollResult } from '../records/types';
 import * as z from '../schema/zod';
@@ -91,7 +92,8 @@ export function parseTimeline(
     if (content.trim() === '') return;
     let json: unknown;
     try {
-      json = JSON.parse(content);
+      // Read as the poller reads an answer: a long money literal keeps its exact text.
+      json = parseJsonExact(content);
     } catch (error) {
       issues.push({ line, message: `not JSON (${(error as Error).message})` });
       return;

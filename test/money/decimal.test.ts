@@ -67,6 +67,13 @@ describe('Function: parseDecimal', () => {
     expect(formatDecimal(parseDecimal(1e-7) as Decimal)).toBe('0.0000001');
   });
 
+  it('reads a JSON number of 1e21 and more, written with an exponent, exactly', () => {
+    const read = (input: number) => formatDecimal(parseDecimal(input) as Decimal);
+    expect(read(1e21)).toBe('1000000000000000000000');
+    expect(read(-2.5e22)).toBe('-25000000000000000000000');
+    expect(read(1.5e-7)).toBe('0.00000015');
+  });
+
   it('returns undefined for anything that is not a decimal', () => {
     for (const input of ['', 'abc', '1.2.3', '.', '1e5', null, undefined, {}, NaN, Infinity]) {
       expect(parseDecimal(input), String(input)).toBeUndefined();
