@@ -85,10 +85,8 @@ export class RecordObservation implements Observation {
     this.#others ??= [];
     this.#others.push(index);
     // The earliest creation time of the record's rows: one that does not depend on order.
-    if (
-      createdAtMs !== undefined &&
-      !(this.#createdAtMs !== undefined && this.#createdAtMs <= createdAtMs)
-    ) {
+    const earliest = this.#createdAtMs;
+    if (createdAtMs !== undefined && (earliest === undefined || createdAtMs < earliest)) {
       this.#createdAtMs = createdAtMs;
     }
   }
