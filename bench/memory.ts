@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createReadStream, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,7 +8,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
 import { POLLER_ENVIRONMENT } from '../infra/poller';
 import { validateConfig } from '../shared/config/validate';
+import { MAX_HELD_WINDOW_MS } from '../shared/engine/held';
 import type { RunSummary } from '../shared/runner/types';
+import { parseApiTimestamp } from '../shared/time/zone';
 import { bundleLikePollers } from './bundle';
 import { chunksOf, evaluateBatch, readBody } from './pipeline';
 import { bodyText, PAYMENTS_COUNT } from './processing';
@@ -90,12 +92,16 @@ export const TOKEN = 'bench-memory-token';
 
 /**
  * The API's payments endpoint on loopback: `file` streamed as it is read from disk, in the
- * chunks a socket carries, to the bearer `token` only.
+ * chunks a socket carries, to the bearer `token` only. With `zone`, a narrow window (at most
+ * `MAX_HELD_WINDOW_MS`: what the poller asks around firing payments older than the lookback)
+ * is answered as the API would, with the payments made in it only, not the whole body again.
  */
 export async function serveBody(
   file: string,
   token = TOKEN,
+  zone?: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
+  let rows: { created_at?: unknown }[] | undefined;
   const server = createServer((request, response) => {
     if (request.headers.authorization !== `Bearer ${token}`) {
       response
@@ -104,6 +110,18 @@ export async function serveBody(
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json' });
+    const query = new URL(request.url ?? '/', 'http://loopback').searchParams;
+    const fromMs = zone && parseApiTimestamp(query.get('from_date') ?? '', zone);
+    const toMs = zone && parseApiTimestamp(query.get('to_date') ?? '', zone);
+    if (zone && fromMs && toMs && toMs - fromMs <= MAX_HELD_WINDOW_MS) {
+      rows ??= JSON.parse(readFileSync(file, 'utf8')) as { created_at?: unknown }[];
+      const inWindow = rows.filter((row) => {
+        const at = parseApiTimestamp(String(row.created_at ?? ''), zone);
+        return at !== undefined && at >= fromMs && at <= toMs;
+      });
+      response.end(JSON.stringify(inWindow));
+      return;
+    }
     pipeline(createReadStream(file), response, () => {});
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -215,7 +233,7 @@ export async function measureDeployedMemory(
   const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: setup.table });
   const stored = await store.load('payments');
   await store.commit('payments', stored.revision, state, []);
-  const api = await serveBody(file, setup.token);
+  const api = await serveBody(file, setup.token, zone);
   try {
     const { rssMb, runs, flags } = await runDeployed(directory, setup, api.url, [
       'steady-1',

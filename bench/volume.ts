@@ -95,7 +95,7 @@ export async function measureVolume(
 ): Promise<VolumeFigure> {
   const file = join(directory, 'payments-150k.json');
   writeFileSync(file, bodyText('payments', VOLUME_COUNT, nowMs, zone));
-  const api = await serveBody(file, setup.token);
+  const api = await serveBody(file, setup.token, zone);
   try {
     const { rssMb, runs } = await runDeployed(directory, setup, api.url, ['first', 'next']);
     const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: setup.table });
