@@ -1,3 +1,4 @@
+import { isWrittenPhone } from '../records/phone';
 import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
 
@@ -219,6 +220,19 @@ export const apiSchema = z.strictObject({
 });
 
 const queryValue = z.optional(z.pipe(z.union([z.string(), z.number()]), z.transform(String)));
+/** A number filter (`agent_number`, `did_number`): `+91 abc` is refused, not sent as it is. */
+const phoneQueryValue = z.optional(
+  z.pipe(
+    z.union([z.string(), z.number()]),
+    z.transform((input, ctx): string => {
+      const text = String(input);
+      if (isWrittenPhone(text)) return text;
+      ctx.issues.push({ code: 'custom', message: `"${text}" is not a phone number`, input });
+      return z.NEVER;
+    }),
+  ),
+);
+const PHONE_QUERY_KEYS: readonly string[] = ['agent_number', 'did_number'];
 
 export const liveCallsSchema = z.strictObject({
   every: duration({
@@ -231,10 +245,12 @@ export const liveCallsSchema = z.strictObject({
   samples: z._default(z.number().check(z.int(), z.gte(1), z.lte(60)), 1),
   query: z._default(
     z.strictObject(
-      Object.fromEntries(LIVE_CALL_QUERY_KEYS.map((key) => [key, queryValue])) as Record<
-        (typeof LIVE_CALL_QUERY_KEYS)[number],
-        typeof queryValue
-      >,
+      Object.fromEntries(
+        LIVE_CALL_QUERY_KEYS.map((key) => [
+          key,
+          PHONE_QUERY_KEYS.includes(key) ? phoneQueryValue : queryValue,
+        ]),
+      ) as Record<(typeof LIVE_CALL_QUERY_KEYS)[number], typeof queryValue>,
     ),
     {},
   ),

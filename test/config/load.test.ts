@@ -191,6 +191,21 @@ rules: []
     ]);
   });
 
+  it('refuses a live calls number filter that is no phone number, rather than sending it', () => {
+    const query = (q: string) =>
+      MINIMAL.replace('channels:', `sources:\n  live_calls: { query: ${q} }\nchannels:`);
+    expect(
+      errorsOf(query('{ agent_number: "+91 abc", did_number: "x1", extension: "ext 7" }')),
+    ).toEqual([
+      'telealert.yaml: sources.live_calls.query.agent_number: "+91 abc" is not a phone number',
+      'telealert.yaml: sources.live_calls.query.did_number: "x1" is not a phone number',
+    ]);
+    expect(
+      parseConfig(query('{ agent_number: "+91 98765 00005", did_number: 8000000001 }'), 'f.yaml')
+        .sources.live_calls.query,
+    ).toEqual({ agent_number: '+91 98765 00005', did_number: '8000000001' });
+  });
+
   it.each([['"=> 5"'], ['"== 3"'], ['"!= x"'], ['"=5"'], ['"><1"']])(
     'refuses the operator-like value %s with the list of operators',
     (value) => {
