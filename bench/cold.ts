@@ -27,6 +27,12 @@ export interface ColdRun {
   readonly importMs: number;
   /** The first invocation, as Lambda bills it: from the call to its result. */
   readonly firstRunMs: number;
+  /**
+   * The CPU time (user + system, every thread) the import and the first invocation took: what
+   * they cost this process whatever else the machine runs, and without the waits for moto and
+   * the simulator (which share its cores here, as AWS would not).
+   */
+  readonly cpuMs: number;
 }
 
 export interface ColdFigure {
@@ -43,8 +49,12 @@ export interface ColdFigure {
   readonly coldMs: number;
   /** The least import + first invocation of the runs: the one the shared machine disturbed least. */
   readonly minMs: number;
+  /** Median CPU time of the import and the first invocation (`ColdRun.cpuMs`). */
+  readonly cpuMs: number;
   /** Import + first invocation of each round, in round order (the ratios pair them). */
   readonly rounds: readonly number[];
+  /** CPU time of each round, likewise. */
+  readonly cpuRounds: readonly number[];
 }
 
 /**
@@ -59,17 +69,24 @@ export function roundOrder(count: number, round: number): number[] {
  * A function's cold start over the floor's, both measured in the same rounds: `median`, the
  * median of the per-round ratios (a round's two processes ran seconds apart, under about the
  * same load, so the ratio cancels what the machine's other work adds to both); `min`, the
- * least cold start of each over the other's least.
+ * least cold start of each over the other's least; `cpu`, the median per-round ratio of CPU
+ * times, which a loaded machine disturbs least.
  */
 export function floorRatio(
-  figure: Pick<ColdFigure, 'rounds' | 'minMs'>,
-  floor: Pick<ColdFigure, 'rounds' | 'minMs'>,
-): { median: number; min: number } {
-  if (figure.rounds.length !== floor.rounds.length || figure.rounds.length === 0) {
-    throw new RangeError('the figure and the floor need the same rounds, at least one');
-  }
-  const ratios = figure.rounds.map((ms, i) => ms / (floor.rounds[i] ?? Number.NaN));
-  return { median: round(median(ratios)), min: round(figure.minMs / floor.minMs) };
+  figure: Pick<ColdFigure, 'rounds' | 'minMs' | 'cpuRounds'>,
+  floor: Pick<ColdFigure, 'rounds' | 'minMs' | 'cpuRounds'>,
+): { median: number; min: number; cpu: number } {
+  const pair = (of: readonly number[], to: readonly number[]) => {
+    if (of.length !== to.length || of.length === 0) {
+      throw new RangeError('the figure and the floor need the same rounds, at least one');
+    }
+    return round(median(of.map((ms, i) => ms / (to[i] ?? Number.NaN))));
+  };
+  return {
+    median: pair(figure.rounds, floor.rounds),
+    min: round(figure.minMs / floor.minMs),
+    cpu: pair(figure.cpuRounds, floor.cpuRounds),
+  };
 }
 
 /**
@@ -81,13 +98,16 @@ export function floorRatio(
 async function coldOnce(file: string, env: NodeJS.ProcessEnv): Promise<ColdRun> {
   const script = `
 const started = performance.now();
+const cpu = process.cpuUsage();
 const { handler } = await import(${JSON.stringify(`file://${file}`)});
 const imported = performance.now();
 const summary = await handler({ id: 'cold' }, { awsRequestId: 'cold', functionName: 'bench',
   getRemainingTimeInMillis: () => 55000 });
 const ran = performance.now();
+const used = process.cpuUsage(cpu);
 process.stdout.write(JSON.stringify({ ...summary, nodeStartMs: started,
-  importMs: imported - started, firstRunMs: ran - imported }), () => process.exit(0));`;
+  importMs: imported - started, firstRunMs: ran - imported,
+  cpuMs: (used.user + used.system) / 1000 }), () => process.exit(0));`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     env,
     // Lambda runs a handler from its task root.
@@ -111,6 +131,7 @@ process.stdout.write(JSON.stringify({ ...summary, nodeStartMs: started,
     nodeStartMs: summary.nodeStartMs,
     importMs: summary.importMs,
     firstRunMs: summary.firstRunMs,
+    cpuMs: summary.cpuMs,
   };
 }
 
@@ -166,7 +187,9 @@ export async function measureColdStarts(
       firstRunMs: round(median(own.map((run) => run.firstRunMs)), 1),
       coldMs: round(median(cold), 1),
       minMs: round(Math.min(...cold), 1),
+      cpuMs: round(median(own.map((run) => run.cpuMs)), 1),
       rounds: cold.map((ms) => round(ms, 1)),
+      cpuRounds: own.map((run) => round(run.cpuMs, 1)),
     };
   });
 }

@@ -51,6 +51,7 @@ describe('the cold start floor of the bench', () => {
       expect(figure).toMatchObject({ source: 'sdk-floor', sdk, runs: 1 });
       expect(figure?.importMs).toBeGreaterThan(0);
       expect(figure?.firstRunMs).toBeGreaterThan(0);
+      expect(figure?.cpuMs).toBeGreaterThan(0);
       // The token from SSM opened the simulator (the floor refuses any answer but a 200), and
       // the answer's size reached DynamoDB.
       expect(loopback.requests()).toBe(requestsBefore + 1);
