@@ -44,14 +44,21 @@ const RUNS = 5;
  * on a function and its floor alike; about 0.2 s a process.
  */
 const COLD_ROUNDS = 21;
-/** A poller's cold start may take this many times the SDK floor's (issue 18). */
+/**
+ * A poller's cold start may take this many times the SDK floor's (issue 18), in CPU time: a
+ * 256 MB Lambda has a fraction of a core, so its cold start is bound by the CPU work, while on
+ * this shared machine the wall-clock ratio of two processes seconds apart moves with whatever
+ * else runs (0.8x to 1.4x in one bench run with the load average at 14 on 2 cores; the CPU
+ * ratios stayed within a few hundredths across runs).
+ */
 const COLD_BUDGET = 1.3;
 const FLOOR = 'sdk-floor';
 const COLD_METHOD =
   'import + first invocation (node start and process exit excluded), measured by each fresh process itself; ' +
-  `${COLD_ROUNDS} interleaved rounds after one warm-up round; ms are medians (min: the least); ` +
-  'xFloor is the median of per-round ratios to the SDK floor of the same round (the budget), xFloorMin the least over the least, ' +
-  'xFloorCpu the median per-round ratio of CPU time (user + system: what a loaded machine disturbs least)';
+  `${COLD_ROUNDS} interleaved rounds after one warm-up round; ms are medians (minMs: the least); ` +
+  'cpuMs the median CPU time (user + system) of the import and first invocation; ' +
+  'xFloorCpu the median per-round ratio of CPU time to the SDK floor of the same round (the budget), ' +
+  'xFloor the same of wall-clock ms, xFloorMin the least over the least';
 /** Processing runs are short (tens of milliseconds a body): 31 of them cost a few seconds. */
 const PROCESSING_RUNS = 31;
 const json = process.argv.includes('--json');
@@ -170,14 +177,14 @@ try {
       const own = floor.find((f) => f.sdk === figure.sdk);
       if (own === undefined) throw new Error(`no SDK floor measured with the SDK ${figure.sdk}`);
       const ratio = floorRatio(figure, own);
-      return { ...figure, xFloor: ratio.median, xFloorMin: ratio.min, xFloorCpu: ratio.cpu };
+      return { ...figure, xFloorCpu: ratio.cpu, xFloor: ratio.median, xFloorMin: ratio.min };
     });
   for (const figure of cold) {
     budget(
-      `cold start ${figure.source}, SDK ${figure.sdk} (x SDK floor, median of ${figure.runs} paired rounds)`,
-      figure.xFloor,
+      `cold start ${figure.source}, SDK ${figure.sdk} (x SDK floor, CPU, median of ${figure.runs} paired rounds)`,
+      figure.xFloorCpu,
       `<= ${COLD_BUDGET}`,
-      figure.xFloor <= COLD_BUDGET,
+      figure.xFloorCpu <= COLD_BUDGET,
     );
   }
 
