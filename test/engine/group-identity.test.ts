@@ -39,6 +39,9 @@ const FIELDS: readonly Writings[] = [
     writings: ['+918000000001', '918000000001', '08000000001', 8000000001, ' +91 80000 00001 '],
   },
   { source: 'live_calls', field: 'agent_name', writings: ['Asha', 'ASHA', ' asha '] },
+  // A field no document names is read as text.
+  { source: 'live_calls', field: 'queue_name', writings: ['Sales', 'SALES', ' sales'] },
+  { source: 'live_calls', field: 'agent_number', writings: ['+919812300011', 9812300011] },
   { source: 'live_calls', field: 'direction', writings: [1, '1', 'inbound', 'Inbound'] },
   { source: 'live_calls', field: 'call_time', writings: ['00:01:00', 60, '60'] },
   { source: 'live_calls', field: 'call_id', writings: ['1763700259.430', 1763700259.43] },
