@@ -9,6 +9,8 @@ import { StateStoreError } from '../../shared/ports/errors';
 
 /** BatchWriteItem's limit. */
 export const BATCH_WRITE_MAX = 25;
+/** The partition of the notifier's state and owed messages, beside the sources'. */
+export const NOTIFIER_PARTITION = 'notifier';
 /** Owed items written or deleted at once: fast for a flood, gentle on on-demand capacity. */
 const PARALLEL_WRITES = 16;
 const BATCH_RETRIES = 5;
@@ -23,11 +25,11 @@ export async function attempt<T>(what: string, request: () => Promise<T>): Promi
   }
 }
 
-/** Every item of a source's partition (all pages), read consistently. */
+/** Every item of a source's partition (all pages), read consistently; also the notifier's. */
 export async function queryPartition(
   client: DynamoDBClient,
   table: string,
-  source: SourceName,
+  source: SourceName | typeof NOTIFIER_PARTITION,
   projection?: string,
   projectionNames?: Record<string, string>,
 ): Promise<Record<string, AttributeValue>[]> {

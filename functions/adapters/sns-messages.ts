@@ -1,0 +1,94 @@
+import { type MessageAttributeValue, PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import { highestSeverity, snsBodies } from '../../shared/notifier/bodies';
+import type { Message } from '../../shared/notifier/types';
+import type { MessagePublisher } from '../../shared/ports/notifier';
+
+/** Message attributes filter policies see (infra/topics.ts). */
+export const MESSAGE_ATTRIBUTES = {
+  /** The highest severity the message tells: `minSeverity` filters on it. */
+  severity: 'severity',
+  kind: 'kind',
+  /**
+   * `yes` when the message has an SMS body. SMS subscriptions require it: with
+   * `MessageStructure: json` an SMS subscriber of a message without an `sms` body would get the
+   * `default` body (the message JSON) as a text.
+   */
+  sms: 'sms',
+} as const;
+
+export interface SnsMessagePublisherOptions {
+  readonly client: SNSClient;
+  /** Channel name -> topic ARN (`TELEALERT_TOPICS`). */
+  readonly topics: Readonly<Record<string, string>>;
+  /** Attempts per message, the first included. @default 3 */
+  readonly attempts?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Told about every message that could not be published, for logs and metrics. */
+  readonly onFailure?: (failure: { messageId: string; channel: string; reason: string }) => void;
+}
+
+/** The attributes of one message's publish. */
+export function messageAttributes(message: Message): Record<string, MessageAttributeValue> {
+  const text = (value: string): MessageAttributeValue => ({
+    DataType: 'String',
+    StringValue: value,
+  });
+  return {
+    [MESSAGE_ATTRIBUTES.severity]: text(highestSeverity(message)),
+    [MESSAGE_ATTRIBUTES.kind]: text(message.kind),
+    [MESSAGE_ATTRIBUTES.sms]: text(message.sms === null ? 'no' : 'yes'),
+  };
+}
+
+/**
+ * The deployed `MessagePublisher`: one SNS publish per message to its channel's topic,
+ * `MessageStructure: json` with the per-protocol bodies (`default`/SQS: the message JSON,
+ * `email`: the text, `sms`: the SMS when there is one), the subject, and the attributes
+ * filter policies match on. A failed publish is retried a bounded number of times; what still
+ * fails stays owed (the next step publishes it, with the same id).
+ */
+export class SnsMessagePublisher implements MessagePublisher {
+  readonly #options: SnsMessagePublisherOptions;
+
+  constructor(options: SnsMessagePublisherOptions) {
+    this.#options = options;
+  }
+
+  async publish(messages: readonly Message[]): Promise<{ delivered: readonly string[] }> {
+    const delivered: string[] = [];
+    for (const message of messages) {
+      if (await this.#publishOne(message)) delivered.push(message.id);
+    }
+    return { delivered };
+  }
+
+  async #publishOne(message: Message): Promise<boolean> {
+    const topicArn = this.#options.topics[message.channel];
+    const fail = (reason: string) => {
+      this.#options.onFailure?.({ messageId: message.id, channel: message.channel, reason });
+      return false;
+    };
+    if (topicArn === undefined) return fail(`no topic for channel ${message.channel}`);
+    const attempts = this.#options.attempts ?? 3;
+    const sleep = this.#options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    let reason = '';
+    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+      try {
+        await this.#options.client.send(
+          new PublishCommand({
+            TopicArn: topicArn,
+            MessageStructure: 'json',
+            Message: JSON.stringify(snsBodies(message)),
+            Subject: message.subject,
+            MessageAttributes: messageAttributes(message),
+          }),
+        );
+        return true;
+      } catch (error) {
+        reason = error instanceof Error ? error.message : String(error);
+        if (attempt < attempts) await sleep(200 * 2 ** (attempt - 1));
+      }
+    }
+    return fail(reason);
+  }
+}
