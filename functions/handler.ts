@@ -6,17 +6,21 @@ import middy from '@middy/core';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { TelephonyClient } from '../shared/api/client';
 import type { SourceName } from '../shared/config/types';
+import { NotifierHandoff } from '../shared/notifier/handoff';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../shared/observability/metrics';
 import type { Publisher, SampleQueue, StateStore, TokenSource } from '../shared/ports/types';
 import { runSource } from '../shared/runner/run';
 import { sampleIntervalMs } from '../shared/runner/samples';
 import type { PollClient, RunSummary } from '../shared/runner/types';
+import { DynamoNotifierStore } from './adapters/dynamodb-notifier';
 import { DynamoStateStore } from './adapters/dynamodb-state';
+import { SnsMessagePublisher } from './adapters/sns-messages';
 import { SnsPublisher } from './adapters/sns-publisher';
 import { SsmTokenSource } from './adapters/ssm-token';
 import { collectAfterLargeRun } from './heap';
+import { recordNotifierStep } from './notifier-metrics';
 import { createObserver } from './observe';
-import { createRuntime, type Runtime, type SampleQueueFactory } from './runtime';
+import { createRuntime, deliveryOf, type Runtime, type SampleQueueFactory } from './runtime';
 import { isSampleQueueEvent, queueLaterSamples, takeQueuedSample } from './samples';
 
 /**
@@ -100,12 +104,31 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
       tokens,
       ...(sampleQueue ? { samples: sampleQueue.queue } : {}),
       store: new DynamoStateStore({ client: runtime.dynamodb, tableName: runtime.tableName, now }),
-      publisher: new SnsPublisher({
-        client: runtime.sns,
-        topics: runtime.topics,
-        sleep,
-        onFailure: (failure) => logger.warn('SNS did not take a notification', { ...failure }),
-      }),
+      publisher:
+        deliveryOf(options.env ?? process.env) === 'messages'
+          ? new NotifierHandoff({
+              config: runtime.config,
+              store: new DynamoNotifierStore({
+                client: runtime.dynamodb,
+                tableName: runtime.tableName,
+                now,
+              }),
+              publisher: new SnsMessagePublisher({
+                client: runtime.sns,
+                topics: runtime.topics,
+                sleep,
+                onFailure: (failure) => logger.warn('SNS did not take a message', { ...failure }),
+              }),
+              now,
+              onStep: (result) => recordNotifierStep(result, metrics, logger),
+            })
+          : new SnsPublisher({
+              client: runtime.sns,
+              topics: runtime.topics,
+              sleep,
+              onFailure: (failure) =>
+                logger.warn('SNS did not take a notification', { ...failure }),
+            }),
       client: new TelephonyClient({
         baseUrl: runtime.config.api.baseUrl,
         timeoutMs: runtime.config.api.timeoutMs,

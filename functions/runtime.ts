@@ -17,7 +17,27 @@ export const ENV = {
   configFile: 'TELEALERT_CONFIG_FILE',
   /** The live calls poller's sample queue (set when the rules take several samples a run). */
   sampleQueueUrl: 'TELEALERT_SAMPLE_QUEUE_URL',
+  /**
+   * `messages`: the pollers hand their events to the notifier (grouped, capped messages);
+   * unset: each event is published as it is (contract section 4).
+   */
+  delivery: 'TELEALERT_DELIVERY',
 } as const;
+
+/** How the pollers deliver: every event as it is, or through the notifier. */
+export type Delivery = 'events' | 'messages';
+
+/**
+ * `TELEALERT_DELIVERY` (`messages`, or unset for `events`).
+ *
+ * @throws RuntimeConfigError for any other value.
+ */
+export function deliveryOf(env: NodeJS.ProcessEnv): Delivery {
+  const value = env[ENV.delivery];
+  if (value === undefined || value === '' || value === 'events') return 'events';
+  if (value === 'messages') return 'messages';
+  throw new RuntimeConfigError(`${ENV.delivery} must be "messages" or "events", not "${value}"`);
+}
 
 /** What one container sets up once and reuses across invocations. */
 export interface Runtime {

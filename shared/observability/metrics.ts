@@ -22,6 +22,12 @@ export const METRIC_NAMES = {
   samplesQueued: 'SamplesQueued',
   samplesNotQueued: 'SamplesNotQueued',
   samplesDropped: 'SamplesDropped',
+  /** Messages the notifier published (dimension `kind`). */
+  messagesSent: 'MessagesSent',
+  /** Messages whose SMS the cap held (the email went). */
+  smsHeldByCap: 'SmsHeldByCap',
+  /** Digests decided (deferred by active hours, or held SMS told). */
+  digests: 'Digests',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

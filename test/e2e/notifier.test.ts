@@ -1,0 +1,169 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPollerHandler } from '../../functions/handler';
+import { createNotifierHandler } from '../../functions/notifier-handler';
+import { readConfigData } from '../../shared/config/load';
+import type { NotifierStepResult } from '../../shared/notifier/step';
+import type { Message } from '../../shared/notifier/types';
+import { zonedTimeToEpoch } from '../../shared/time/zone';
+import { ManualClock } from '../../simulator/clock';
+import { type RunningSimulator, startSimulator } from '../../simulator/server';
+import { createFakeStack, type FakeStack } from './aws';
+import { lambdaContext, silentLogger } from './lambda';
+import { type Moto, startMoto } from './moto';
+import { DID_A, e2eScenario, MINUTE, rulesFile } from './scenario';
+
+/** Saturday 21 November 2026, 10:00 in India. */
+const T0 = Date.parse('2026-11-21T10:00:00+05:30');
+const TOKEN_PARAMETER = '/e2e-notifier/api-token';
+const clock = new ManualClock(T0);
+let moto: Moto;
+let stack: FakeStack;
+let simulator: RunningSimulator;
+let directory: string;
+
+function at(ms: number) {
+  clock.set(ms);
+  vi.setSystemTime(ms);
+}
+
+type Invocable = (
+  event: { id: string },
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<unknown>;
+const invoke = <T>(handler: unknown) =>
+  (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext()) as Promise<T>;
+
+const brief = (bodies: Record<string, unknown>[]) =>
+  (bodies as unknown as Message[]).map(
+    (m) => `${m.kind}: ${m.alerts.map((a) => `${a.rule}:${a.status}`).join(', ')}`,
+  );
+
+beforeAll(async () => {
+  moto = await startMoto();
+  moto.applyEnv();
+  stack = await createFakeStack({
+    prefix: 'e2n',
+    channels: { oncall: {}, managers: { minSeverity: 'critical' }, finance: {} },
+    tokenParameter: TOKEN_PARAMETER,
+    token: 'token-1',
+  });
+  simulator = await startSimulator({ port: 0, scenario: e2eScenario, clock, token: 'token-1' });
+  directory = await mkdtemp(join(tmpdir(), 'telealert-e2n-'));
+  const configFile = join(directory, 'telealert.json');
+  // Finance keeps Monday office hours: Saturday's payment waits for Monday's digest.
+  const text = rulesFile(simulator.url, TOKEN_PARAMETER).replace(
+    'finance: { email: [finance@example.com] }',
+    'finance: { email: [finance@example.com], active: { days: [mon], from: "09:00", to: "18:00" } }',
+  );
+  await writeFile(configFile, JSON.stringify(readConfigData(text, 'telealert.yaml')));
+  process.env.TELEALERT_CONFIG_FILE = configFile;
+  process.env.TELEALERT_TABLE = stack.tableName;
+  process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  // The stack's setting: the pollers hand their events to the notifier.
+  process.env.TELEALERT_DELIVERY = 'messages';
+  vi.useFakeTimers({ toFake: ['Date'] });
+});
+
+afterAll(async () => {
+  vi.useRealTimers();
+  await simulator?.close();
+  stack?.destroy();
+  await moto?.stop();
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+// One timeline: each test continues where the previous one left off.
+describe('Deployed notifier on moto: pollers hand events over, the notifier clock sends what is due', () => {
+  const logger = silentLogger();
+  const liveCalls = createPollerHandler('live_calls', { logger });
+  const payments = createPollerHandler('payments', { logger });
+  const notifier = createNotifierHandler({ logger });
+
+  it('turns the pollers\u2019 events into messages on each channel, honouring filter policies', async () => {
+    at(T0 + 30_000);
+    await invoke(liveCalls);
+    expect(brief(await stack.drain('oncall')).sort()).toEqual([
+      'alerts: any-ringing:firing',
+      'alerts: too-many-ringing:firing',
+    ]);
+    const managers = (await stack.drain('managers')) as unknown as Message[];
+    expect(managers.map((m) => m.alerts[0]?.key)).toEqual([`too-many-ringing{did=${DID_A}}`]);
+    await invoke(payments);
+    // Saturday: deferred, not dropped.
+    expect(await stack.drain('finance')).toEqual([]);
+  });
+
+  it('holds what follows within the interval, and the notifier alone sends it when due', async () => {
+    at(T0 + 4 * MINUTE);
+    await invoke(liveCalls);
+    expect(await stack.drain('oncall')).toEqual([]);
+    at(T0 + 5 * MINUTE + 30_000);
+    const result = await invoke<NotifierStepResult>(notifier);
+    // Four: managers' copy of the warning is published too, and its filter policy drops it.
+    expect(result.published).toHaveLength(4);
+    expect(brief(await stack.drain('oncall')).sort()).toEqual([
+      'alerts: any-ringing:resolved',
+      'alerts: too-many-ringing:resolved',
+    ]);
+    expect(brief(await stack.drain('managers'))).toEqual(['alerts: too-many-ringing:resolved']);
+  });
+
+  it('re-sends a message with the same id after a crash between commit and publish', async () => {
+    const crashing = createNotifierHandler({
+      logger,
+      wire: (wiring) => ({
+        ...wiring,
+        publisher: {
+          publish: () => Promise.reject(new Error('the function was killed before publishing')),
+        },
+      }),
+    });
+    // The burst on DID B rings from 5 min: its alerts join the groups sent at 5:30, held.
+    at(T0 + 6 * MINUTE);
+    await invoke(liveCalls);
+    expect(await stack.drain('oncall')).toEqual([]);
+    at(T0 + 10 * MINUTE + 30_000);
+    const crashed = await invoke<NotifierStepResult>(crashing);
+    expect(crashed.published).toEqual([]);
+    expect(crashed.unpublished.length).toBeGreaterThan(0);
+    // Within the grace period the crashed step might still be publishing: left alone.
+    at(T0 + 11 * MINUTE);
+    expect((await invoke<NotifierStepResult>(notifier)).published).toEqual([]);
+    at(T0 + 13 * MINUTE);
+    expect([...(await invoke<NotifierStepResult>(notifier)).published].sort()).toEqual(
+      [...crashed.unpublished].sort(),
+    );
+    const sent = [
+      ...(await stack.drain('oncall')),
+      ...(await stack.drain('managers')),
+    ] as unknown as Message[];
+    // Each once, with the crashed step's ids; managers' copy of the warning is filtered out.
+    const ids = sent.map((m) => m.id);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids.filter((id) => crashed.unpublished.includes(id))).toEqual(ids);
+    const oncall = sent.filter((m) => m.channel === 'oncall');
+    expect(brief(oncall as unknown as Record<string, unknown>[]).sort()).toEqual([
+      'alerts: any-ringing:firing',
+      'alerts: too-many-ringing:firing',
+    ]);
+  });
+
+  it('sends the deferred digest at the start of active hours, once, from two overlapping runs', async () => {
+    at(zonedTimeToEpoch('Asia/Kolkata', 2026, 11, 23, 9, 0, 30));
+    const [one, two] = await Promise.all([
+      invoke<NotifierStepResult>(notifier),
+      invoke<NotifierStepResult>(notifier),
+    ]);
+    const decided = [...(one?.decided ?? []), ...(two?.decided ?? [])];
+    expect(decided.map((item) => item.message.kind)).toEqual(['digest']);
+    const finance = (await stack.drain('finance')) as unknown as Message[];
+    expect(finance.map((m) => `${m.kind}: ${m.alerts.map((a) => a.rule).join(',')}`)).toEqual([
+      'digest: big-payment',
+    ]);
+  });
+});
