@@ -48,6 +48,11 @@ function describe(issue: z.core.$ZodIssue): string {
       return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
     case 'too_small':
       if (issue.origin === 'array') return 'must not be empty';
+      if (issue.origin === 'string') {
+        return Number(issue.minimum) <= 1
+          ? 'must not be empty'
+          : `must be at least ${String(issue.minimum)} characters`;
+      }
       return `must be at least ${String(issue.minimum)}`;
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters`;

@@ -403,6 +403,16 @@ rules: []
     ]);
   });
 
+  it('says an empty text item is empty, not "at least 1"', () => {
+    const text = MINIMAL.replace(
+      'oncall: { sms: ["+15550100"], email: [oncall@example.com] }',
+      'oncall: { email: [oncall@example.com], group: { by: [rule, ""] } }',
+    );
+    expect(errorsOf(text)).toEqual([
+      'telealert.yaml: channels.oncall.group.by[1]: must not be empty',
+    ]);
+  });
+
   it('names a single value given where a list is expected by the key alone', () => {
     const text = MINIMAL.replace('sms: ["+15550100"]', 'sms: "555"');
     expect(errorsOf(text)).toEqual([
