@@ -2,7 +2,7 @@ import { notificationJson } from '../../shared/engine/json';
 import { undocumentedFields } from '../../shared/engine/used-fields';
 import { messageJson } from '../../shared/notifier/json';
 import { replayMessages } from '../../shared/timeline/messages';
-import { parseTimeline, replayTimeline } from '../../shared/timeline/parse';
+import { readTimeline, replayTimeline } from '../../shared/timeline/parse';
 import { EXIT, UsageError } from '../errors';
 import { loadUserConfig, readUserFile } from '../files';
 import type { Io } from '../io';
@@ -11,18 +11,19 @@ import type { CliOptions } from '../main';
 /**
  * `telealert replay`: runs the engine over a recorded timeline and prints one notification
  * per line on stdout, and nothing else there; with `--messages`, the messages the notifier
- * makes of them instead (ticking its clock between entries and after the last).
+ * makes of them instead (ticking its clock between entries and after the last), with the
+ * timeline's people's actions (silences, acknowledgements) at their times.
  */
 export async function replayCommand(options: CliOptions, io: Io): Promise<number> {
   if (options.timeline === undefined) throw new UsageError('replay needs --timeline FILE');
   const { config } = loadUserConfig(options.config, io);
   const text = readUserFile(options.timeline, io, 'timeline');
-  const entries = parseTimeline(text, options.timeline, config.timezone, {
+  const { entries, actions } = readTimeline(text, options.timeline, config.timezone, {
     live_calls: undocumentedFields(config, 'live_calls'),
     payments: undocumentedFields(config, 'payments'),
   });
   if (options.messages) {
-    for (const message of replayMessages(config, entries).messages) {
+    for (const message of replayMessages(config, entries, actions).messages) {
       io.stdout(`${messageJson(message)}\n`);
     }
     return EXIT.ok;

@@ -2,6 +2,7 @@ import { compileCount, conditionText } from '../conditions/compile';
 import { kindIsOrdered, readConditionValue } from '../conditions/values';
 import { AGGREGATE_PLACEHOLDERS, parseTemplate, placeholdersFor } from '../messages/template';
 import { DERIVED_FIELDS, FIELDS, type FieldKind } from '../records/fields';
+import { tryParseDuration } from '../time/duration';
 import { type ConfigIssue, formatPath } from './errors';
 import { didYouMean } from './hints';
 import { type Condition, OPERATORS, type Operator, SOURCES, type SourceName } from './types';
@@ -133,6 +134,43 @@ function stringList(input: unknown): string[] {
 }
 
 /**
+ * An escalation's references and order: each step's channels exist, steps come later and
+ * later, and the rule tells its resolutions (an alert's escalation stops when it resolves; a
+ * rule with `resolved: false` never says so, and would escalate alerts long gone).
+ */
+function checkEscalate(
+  raw: Record<string, unknown>,
+  channels: ReadonlySet<string>,
+  issue: (path: readonly PropertyKey[], message: string) => void,
+): void {
+  if (!Array.isArray(raw.escalate)) return;
+  if (raw.resolved === false) {
+    issue(
+      ['escalate'],
+      'needs the rule to tell its resolutions (an escalation stops when the alert resolves): drop resolved: false',
+    );
+  }
+  let previous: number | undefined;
+  raw.escalate.forEach((step: unknown, i) => {
+    if (!isRecord(step)) return;
+    stringList(step.notify).forEach((channel, j) => {
+      if (!channels.has(channel)) {
+        issue(
+          ['escalate', i, 'notify', j],
+          `no channel named "${channel}"${didYouMean(channel, channels)}`,
+        );
+      }
+    });
+    const after = typeof step.after === 'string' ? tryParseDuration(step.after) : undefined;
+    if (after === undefined) return;
+    if (previous !== undefined && after <= previous) {
+      issue(['escalate', i, 'after'], 'must be later than the step before (steps run in order)');
+    }
+    previous = after;
+  });
+}
+
+/**
  * Checks a rule's conditions and references. `raw` is the rule as written; each check runs
  * on whatever part is well-formed, so every problem is reported together.
  */
@@ -216,6 +254,7 @@ export function checkRule(
     }
   });
   if (new Set(notify).size !== notify.length) issue(['notify'], 'lists a channel twice');
+  checkEscalate(raw, channels, issue);
 
   if (typeof raw.summary === 'string' && source) {
     const parsed = parseTemplate(raw.summary);

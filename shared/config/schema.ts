@@ -206,6 +206,7 @@ export const topLevelSchema = z.strictObject({
   health: z.optional(z.unknown()),
   channels: z.optional(z.unknown()),
   rules: z.optional(z.unknown()),
+  ack: z.optional(z.unknown()),
 });
 
 export const apiSchema = z.strictObject({
@@ -337,4 +338,22 @@ export const ruleSchema = z.strictObject({
   summary: z.optional(
     z.string().check(z.maxLength(200), z.regex(/^[^\r\n]*$/, { error: 'must be one line' })),
   ),
+  escalate: z.optional(
+    z
+      .array(
+        z.strictObject({
+          after: custom((input) =>
+            input === undefined
+              ? { ok: false, message: 'is required (how long after firing, e.g. 10m)' }
+              : readDuration(input, { minMs: MINUTE, maxMs: 7 * DAY }),
+          ),
+          notify: z.array(z.string()).check(z.minLength(1)),
+        }),
+      )
+      .check(z.minLength(1)),
+  ),
+});
+
+export const ackSchema = z.strictObject({
+  did: custom(readPhone),
 });

@@ -97,6 +97,19 @@ export interface ChannelConfig {
   readonly active?: ActiveHours;
 }
 
+/** One step of a rule's escalation (contract section 6). */
+export interface EscalationStep {
+  /** Measured from the alert's firing. Steps come in increasing order. */
+  readonly afterMs: number;
+  readonly notify: readonly string[];
+}
+
+/** Acknowledgement by a phone call (contract section 6). */
+export interface AckConfig {
+  /** The provider number people call to acknowledge, canonical (`canonicalPhone`). */
+  readonly did: string;
+}
+
 export interface RuleConfig {
   readonly name: string;
   readonly source: SourceName;
@@ -114,6 +127,8 @@ export interface RuleConfig {
   readonly severity: Severity;
   readonly notify: readonly string[];
   readonly summary?: string;
+  /** A firing alert not acknowledged `afterMs` after firing goes to the step's channels. */
+  readonly escalate?: readonly EscalationStep[];
 }
 
 export interface Config {
@@ -124,4 +139,6 @@ export interface Config {
   readonly health: HealthConfig;
   readonly channels: Readonly<Record<string, ChannelConfig>>;
   readonly rules: readonly RuleConfig[];
+  /** Absent: no acknowledgement by call. */
+  readonly ack?: AckConfig;
 }

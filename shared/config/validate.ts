@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { canonicalPhone } from '../records/phone';
 import type * as z from '../schema/zod';
 import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { deepFreeze } from './freeze';
@@ -8,6 +9,7 @@ import { check, checkSection } from './issues';
 import { unreachablePaymentsRule } from './reach';
 import { checkRule } from './rules';
 import {
+  ackSchema,
   apiSchema,
   CHANNEL_NAME,
   channelSchema,
@@ -19,7 +21,7 @@ import {
   sourcesSchema,
   topLevelSchema,
 } from './schema';
-import type { ChannelConfig, Config, RuleConfig } from './types';
+import type { AckConfig, ChannelConfig, Config, RuleConfig } from './types';
 
 /*
  * The rules file's checks on plain data, without the YAML parser: the Lambda bundles read the
@@ -146,11 +148,37 @@ function readRules(
       severity: shape.severity,
       notify: shape.notify,
       ...(shape.summary !== undefined ? { summary: shape.summary } : {}),
+      ...(shape.escalate !== undefined
+        ? { escalate: shape.escalate.map((step) => ({ afterMs: step.after, notify: step.notify })) }
+        : {}),
     };
     rules.push(rule);
     if (lookbackMs !== undefined) issues.push(...unreachablePaymentsRule(rule, index, lookbackMs));
   });
   return rules;
+}
+
+/**
+ * `ack` (contract section 6): the number a call to acknowledges, kept canonical so a live
+ * call's `did` (canonical too) compares by equality. The live-calls poller is the one that
+ * sees such a call, and it runs only for a live_calls rule.
+ */
+function readAck(
+  raw: unknown,
+  rules: readonly RuleConfig[],
+  issues: ConfigIssue[],
+): AckConfig | undefined {
+  if (raw === undefined) return undefined;
+  const ack = take(issues, check(ackSchema, raw, ['ack']));
+  if (ack === undefined) return undefined;
+  if (!rules.some((rule) => rule.source === 'live_calls')) {
+    issues.push({
+      path: 'ack.did',
+      message:
+        'needs a live_calls rule: the live-calls poller sees the call, and it runs only for one',
+    });
+  }
+  return { did: canonicalPhone(ack.did) };
 }
 
 /**
@@ -227,6 +255,7 @@ export function validateConfig(raw: unknown, fileName: string): Config {
     }
   });
   const rules = readRules(raw.rules, channelNames, issues, payments?.lookback);
+  const ack = readAck(raw.ack, rules, issues);
 
   if (issues.length > 0 || !api || !liveCalls || !payments || !health || !zone.ok) {
     throw new ConfigError(fileName, issues);
@@ -241,6 +270,7 @@ export function validateConfig(raw: unknown, fileName: string): Config {
     health: { after: health.after, notify: health.notify ?? Object.keys(channels) },
     channels,
     rules,
+    ...(ack === undefined ? {} : { ack }),
   });
 }
 

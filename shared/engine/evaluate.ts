@@ -1,6 +1,7 @@
 import type { Config, RuleConfig, SourceName } from '../config/types';
 import type { RecordBatch } from '../records/batch';
 import type { PollResult } from '../records/types';
+import { takeAckCalls } from './ack-calls';
 import { aggregateContext, compileRule, type Observation } from './aggregate';
 import type { ObservedRule } from './collectors';
 import { healthAfterFailure, healthKey, healthTarget } from './health';
@@ -211,6 +212,8 @@ function distinctPayments(records: RecordBatch, zone: string): RecordBatch {
  * - Payments returned twice (several pushed-down requests) count once, by `id`.
  * - A rule tracks at most `ruleLimit` instances (`limit.ts`): what it cannot start is counted
  *   and told by one `too_many_alerts{rule}` (firing while anything is left untracked).
+ * - Calls to `ack.did` (`ack-calls.ts`) are taken out of a live-calls poll before the rules
+ *   see it: a known caller's becomes one `ack_call` event, after `source_unavailable`.
  * - Notifications come in a fixed order: `source_unavailable` first, then by rule order in
  *   the config, then by alert key, a rule's `too_many_alerts` after its own.
  *
@@ -250,8 +253,13 @@ export function evaluate(
       buildNotification(config, source, healthTarget(config), 'resolved', outage, nowMs),
     );
   }
+  const calls =
+    source === 'live_calls' ? takeAckCalls(config, poll.records, prior.ackCalls, nowMs) : undefined;
+  for (const notification of calls?.notifications ?? []) notifications.push(notification);
   const records =
-    source === 'payments' ? distinctPayments(poll.records, config.timezone) : poll.records;
+    source === 'payments'
+      ? distinctPayments(poll.records, config.timezone)
+      : (calls?.records ?? poll.records);
   const alerts: Record<string, AlertInstance> = {};
   const byRule = new Map<string, AlertInstance[]>();
   for (const instance of Object.values(prior.alerts)) {
@@ -291,8 +299,17 @@ export function evaluate(
       );
     }
   });
+  const ackCalls =
+    calls !== undefined && Object.keys(calls.seen).length > 0 ? calls.seen : undefined;
   return {
-    state: { version: prior.version, source, consecutiveFailures: 0, alerts },
+    state: {
+      version: prior.version,
+      source,
+      consecutiveFailures: 0,
+      alerts,
+      ...(ackCalls === undefined ? {} : { ackCalls }),
+    },
     notifications,
+    ...(calls !== undefined && calls.refused > 0 ? { refusedAckCalls: calls.refused } : {}),
   };
 }

@@ -60,9 +60,16 @@ export interface SourceState {
   readonly consecutiveFailures: number;
   /** Keyed by alert key, e.g. `too-many-ringing{did=+918000000001}`. */
   readonly alerts: Readonly<Record<string, AlertInstance>>;
+  /**
+   * live_calls: calls to `ack.did` seen in the last hour, by call_id (epoch ms first seen), so
+   * a call seen by several samples acknowledges once. Absent when none.
+   */
+  readonly ackCalls?: Readonly<Record<string, number>>;
 }
 
 export interface Evaluation {
   readonly state: SourceState;
   readonly notifications: readonly Notification[];
+  /** Calls to `ack.did` from numbers in no channel (first seen in this poll): acknowledge nothing. */
+  readonly refusedAckCalls?: number;
 }

@@ -31,6 +31,8 @@ export function usedFields(config: Config, source: SourceName): ReadonlySet<stri
       }
     }
   }
+  // Calls to ack.did are told apart by number and caller (`ack-calls.ts`).
+  if (source === 'live_calls' && config.ack !== undefined) used.add('did').add('source');
   return used;
 }
 

@@ -13,8 +13,11 @@ const SUBJECT_MAX = 99;
 /** Up to this many alerts, a message's text is each event's full story; past it, a line each. */
 export const RICH_ALERTS = 3;
 
-/** Why a message goes: grouped events, a digest of what active hours deferred, or of capped SMS. */
-export type MessageReason = 'alerts' | 'deferred' | 'capped';
+/**
+ * Why a message goes: grouped events, a digest of what active hours deferred, or of capped SMS,
+ * an escalation of alerts nobody acknowledged, or the confirmation of an acknowledgement.
+ */
+export type MessageReason = 'alerts' | 'deferred' | 'capped' | 'escalation' | 'ack';
 
 export interface ComposeInput {
   readonly config: Config;
@@ -26,6 +29,8 @@ export interface ComposeInput {
   readonly nowMs: number;
   /** The message carries an SMS body (the channel has numbers and wants this severity). */
   readonly withSms: boolean;
+  /** `ack`: who acknowledged (`ACK by +919800000001`); `escalation`: the wait it escalates after. */
+  readonly title?: string;
 }
 
 /** One alert as told: its events merged (a firing and its resolution told once). */
@@ -81,9 +86,14 @@ function counted(lines: readonly AlertLine[]): string {
   return `${total} ${noun} (${resolved} resolved)`;
 }
 
-function headline(reason: MessageReason, lines: readonly AlertLine[]): string {
+function headline(input: ComposeInput, lines: readonly AlertLine[]): string {
+  const { reason } = input;
   if (reason === 'deferred') return `Digest: ${counted(lines)}`;
   if (reason === 'capped') return `SMS held by cap: ${counted(lines)}`;
+  if (reason === 'escalation') return `ESCALATION: ${counted(lines)} not acknowledged`;
+  if (reason === 'ack') {
+    return `${input.title ?? 'ACK'}: ${lines.length === 0 ? 'no firing alerts' : counted(lines)}`;
+  }
   return counted(lines);
 }
 
@@ -130,6 +140,22 @@ function intro(input: ComposeInput): string[] {
       `Channel ${channel.name} sends at most ${channel.smsPerHour} SMS an hour. These alerts were emailed when they happened; their SMS was held back and this digest tells them by SMS.`,
     ];
   }
+  if (input.reason === 'escalation') {
+    const how =
+      config.ack === undefined
+        ? 'telealert ack KEY'
+        : `telealert ack KEY, or a call to ${config.ack.did} from a number of a channel they went to`;
+    return [
+      `These alerts are firing and nobody acknowledged them ${input.title ?? ''} after they fired, so they escalate to channel ${channel.name}. Acknowledging stops further steps: ${how}.`,
+    ];
+  }
+  if (input.reason === 'ack') {
+    return [
+      input.events.length === 0
+        ? 'The call was seen; channel had no firing alert that repeats or escalates.'
+        : 'These alerts are acknowledged: no repeats and no escalation until each resolves (a later firing is new).',
+    ];
+  }
   return [];
 }
 
@@ -161,22 +187,24 @@ function subjectOf(
   const severity = highestSeverity({ alerts: lines.map((line) => line.alert) }).toUpperCase();
   const rules = [...new Set(lines.map((line) => line.alert.rule))];
   const named = rules.slice(0, 3).join(', ') + (rules.length > 3 ? ` +${rules.length - 3}` : '');
-  return clip(toAscii(`[${severity}] ${title}: ${named}`), SUBJECT_MAX);
+  const told = named === '' ? title : `${title}: ${named}`;
+  return clip(toAscii(`[${severity}] ${told}`), SUBJECT_MAX);
 }
 
-function smsOf(reason: MessageReason, lines: readonly AlertLine[]): string {
+function smsOf(input: ComposeInput, lines: readonly AlertLine[]): string {
   const only = lines.length === 1 ? lines[0] : undefined;
-  if (only !== undefined && reason === 'alerts') return renderSms([only.last.sms]);
+  if (only !== undefined && input.reason === 'alerts') return renderSms([only.last.sms]);
   return renderSms(
     smsFacts(
-      headline(reason, lines),
+      headline(input, lines),
       lines.map((line) => line.alert),
     ),
   );
 }
 
 function kindOf(reason: MessageReason): MessageKind {
-  return reason === 'alerts' ? 'alerts' : 'digest';
+  if (reason === 'alerts' || reason === 'escalation' || reason === 'ack') return reason;
+  return 'digest';
 }
 
 /** Same channel, kind, group and events: same id, whenever and however often it is decided. */
@@ -200,11 +228,11 @@ function build(
 ): ComposedPart {
   const ids = lines.flatMap((line) => line.ids);
   const suffix = parts > 1 ? ` (part ${part}/${parts})` : '';
-  const title = `${headline(input.reason, all)}${suffix}`;
+  const title = `${headline(input, all)}${suffix}`;
   const rich = parts === 1 && lines.length <= RICH_ALERTS && lines.every((line) => line.last.text);
   const kind = kindOf(input.reason);
   // Parts of one message page once: the first carries the SMS, about all of them.
-  const sms = input.withSms && part === 1 ? smsOf(input.reason, all) : null;
+  const sms = input.withSms && part === 1 ? smsOf(input, all) : null;
   const message: Message = {
     at: iso(input.nowMs),
     channel: input.channel.name,

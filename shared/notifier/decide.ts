@@ -2,10 +2,12 @@ import type { ChannelConfig, Config } from '../config/types';
 import { SEVERITIES } from '../config/types';
 import type { Notification } from '../engine/types';
 import { isActive, nextWindowStart } from './active';
+import { attend, type Direct } from './attend';
 import { highestSeverity } from './bodies';
 import { type ComposedPart, compose, type MessageReason, RICH_ALERTS } from './compose';
 import { IncompatibleNotifierStateError } from './errors';
-import { groupOf, heldEvent, trimTexts } from './group';
+import { groupOf, trimTexts } from './group';
+import { applyAction, type PersonAction } from './people';
 import type {
   ChannelState,
   Decision,
@@ -177,12 +179,41 @@ function capSms(
   });
 }
 
+/** Escalations and ack confirmations: composed at once, then under the cap like the rest. */
+function directCandidates(
+  config: Config,
+  channel: ChannelConfig,
+  direct: readonly Direct[],
+  nowMs: number,
+): Candidate[] {
+  return direct.flatMap((item) => {
+    const parts = compose({
+      config,
+      channel,
+      reason: item.reason,
+      groupKey: item.groupKey,
+      events: item.events,
+      nowMs,
+      withSms: channel.sms.length > 0 && (item.reason === 'ack' || wantsSms(channel, item.events)),
+      title: item.title,
+    });
+    const critical = item.events.some((event) => event.severity === 'critical');
+    return parts.map((part, index) => ({
+      part: index === 0 ? { ...part, ids: item.delivers } : { ...part, ids: [] },
+      // An escalation of a critical alert is a page that matters; an ack answers a call.
+      criticalFirst: index === 0 && (item.reason === 'ack' || critical),
+      events: item.events,
+    }));
+  });
+}
+
 function decideChannel(
   config: Config,
   channel: ChannelConfig,
   previous: ChannelState,
   events: readonly HeldEvent[],
   nowMs: number,
+  direct: readonly Direct[] = [],
 ): { state: ChannelState | undefined; messages: Outbound[]; dueAtMs: number | undefined } {
   const zone = config.timezone;
   const work: ChannelWork = {
@@ -202,6 +233,7 @@ function decideChannel(
     work.deferred = [];
   }
   decided.push(...flushGroups(config, channel, work, active, nowMs));
+  decided.push(...directCandidates(config, channel, direct, nowMs));
   const messages = capSms(channel, work, decided, nowMs);
 
   // Held SMS go as one digest once the hour has room (and the channel is active).
@@ -269,14 +301,19 @@ function checkState(state: NotifierState | undefined): NotifierState {
 
 /**
  * One step of the notifier (Alertmanager's dispatcher and notify pipeline in one pure
- * function): takes the alert events decided since the last step, in order, and the time, and
- * decides the messages that go out now, per channel: grouped (`group.by`, `wait`,
- * `interval`), deferred outside active hours into one digest, the SMS held past `smsPerHour`
- * for one digest SMS. Called with no events it is the clock tick: held groups and digests that
- * are due go out. `nextDueAtMs` is when it next has work without a new event.
+ * function): takes the alert events decided since the last step, in order, people's actions
+ * (silences, acknowledgements) and the time, and decides the messages that go out now. First
+ * the people's side (`attend.ts`): silences record matching events instead of sending them
+ * (and tell a still-firing alert when they end), acknowledged alerts' repeats are recorded,
+ * not sent, a call to `ack.did` acknowledges and is confirmed, due escalation steps go out.
+ * Then per channel: grouped (`group.by`, `wait`, `interval`), deferred outside active hours
+ * into one digest, the SMS held past `smsPerHour` for one digest SMS. Called with no events it
+ * is the clock tick: held groups, digests, escalations and silence ends that are due go out.
+ * `nextDueAtMs` is when it next has work without a new event.
  *
  * Events reach each of their channels in exactly one `alerts` message or one active-hours
- * digest (`Outbound.delivers`). Channels no longer configured are forgotten.
+ * digest (`Outbound.delivers`), or are recorded in `muted`. Channels no longer configured are
+ * forgotten.
  *
  * @throws IncompatibleNotifierStateError when `previous` is not a state this version reads.
  */
@@ -285,20 +322,26 @@ export function decide(
   previous: NotifierState | undefined,
   events: readonly Notification[],
   nowMs: number,
+  actions: readonly PersonAction[] = [],
 ): Decision {
-  const state = checkState(previous);
-  const held = events.map(heldEvent);
+  let acted = checkState(previous);
+  for (const action of actions) acted = applyAction(acted, action, nowMs);
+  const people = attend(config, acted, events, nowMs);
+  const state = people.state;
   const channels: Record<string, ChannelState> = {};
   const messages: Outbound[] = [];
-  let nextDueAtMs: number | undefined;
+  let nextDueAtMs: number | undefined = people.dueAtMs;
   for (const channel of Object.values(config.channels)) {
-    const mine = held.filter((_, index) => events[index]?.channels.includes(channel.name));
+    const mine = people.routed
+      .filter((item) => item.channels.includes(channel.name))
+      .map((item) => item.event);
     const result = decideChannel(
       config,
       channel,
       state.channels[channel.name] ?? EMPTY_CHANNEL,
       mine,
       nowMs,
+      people.direct.get(channel.name),
     );
     if (result.state !== undefined) channels[channel.name] = result.state;
     messages.push(...result.messages);
@@ -307,5 +350,10 @@ export function decide(
         nextDueAtMs === undefined ? result.dueAtMs : Math.min(nextDueAtMs, result.dueAtMs);
     }
   }
-  return { state: { version: NOTIFIER_STATE_VERSION, channels }, messages, nextDueAtMs };
+  return {
+    state: { ...state, version: NOTIFIER_STATE_VERSION, channels },
+    messages,
+    nextDueAtMs,
+    muted: people.muted,
+  };
 }

@@ -22,3 +22,19 @@ export class IncompatibleNotifierStateError extends NotifierError {
     this.name = 'IncompatibleNotifierStateError';
   }
 }
+
+/** A silence that cannot be added or changed: no matcher, ends before it starts, unknown id. */
+export class SilenceError extends NotifierError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SilenceError';
+  }
+}
+
+/** An acknowledgement that finds nothing to acknowledge. */
+export class AckError extends NotifierError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AckError';
+  }
+}

@@ -94,13 +94,83 @@ export interface ChannelState {
 }
 
 /**
+ * A silence (Alertmanager's): while `startsAt <= now < endsAt`, events of alerts it matches are
+ * recorded as silenced instead of sent. Matchers are equality on `rule`, `severity`, `source`
+ * or a label; every one must hold, and there is at least one.
+ */
+export interface Silence {
+  readonly id: string;
+  readonly matchers: Readonly<Record<string, string>>;
+  /** Epoch ms. */
+  readonly startsAt: number;
+  readonly endsAt: number;
+  readonly comment: string;
+  readonly createdBy: string;
+  /** Events it kept from being sent. */
+  readonly silenced?: number;
+}
+
+/** Who acknowledged an alert, when, and how. */
+export interface Acknowledgement {
+  readonly by: string;
+  /** Epoch ms. */
+  readonly at: number;
+  /** `cli`: `telealert ack` or a timeline action; `call`: a call to `ack.did`. */
+  readonly via: 'cli' | 'call';
+}
+
+/**
+ * A firing alert the notifier follows: to tell its repeats from a new firing, to acknowledge
+ * it, to escalate it, and to tell it once the silence that kept its firing from being sent
+ * ends. Forgotten when it resolves.
+ */
+export interface TrackedAlert {
+  readonly rule: string;
+  readonly source: SourceName;
+  readonly severity: Severity;
+  readonly labels: Readonly<Record<string, string>>;
+  /** The channels its events go to (the rule's `notify`). */
+  readonly channels: readonly string[];
+  /** Epoch ms of the firing event that started it. */
+  readonly firedAt: number;
+  /** Epoch ms of its latest firing event (the firing, or a repeat). */
+  readonly lastFiringAt: number;
+  readonly ack?: Acknowledgement;
+  /** The escalation frozen when it fired (Grafana OnCall's snapshot); steps done so far. */
+  readonly escalate?: readonly { readonly afterMs: number; readonly notify: readonly string[] }[];
+  readonly escalated?: number;
+  /**
+   * Its latest firing event, kept while something may still tell it (an escalation step to
+   * come, or a firing a silence kept untold). Without the full email text.
+   */
+  readonly event?: HeldEvent;
+  /** The firing was silenced and not told yet: the silence whose end tells it. */
+  readonly untoldSince?: number;
+}
+
+/**
  * Everything the notifier remembers between runs: plain, serialisable data, one item
- * deployed. Silences, acknowledgements and escalation timers (issue 16) become siblings of
- * `channels`.
+ * deployed. Per channel the grouping state; beside it the people's side (contract section 6):
+ * silences, the firing alerts followed for acknowledgement and escalation, and the calls to
+ * `ack.did` already taken. The people's side is absent while empty.
  */
 export interface NotifierState {
   readonly version: typeof NOTIFIER_STATE_VERSION;
   readonly channels: Readonly<Record<string, ChannelState>>;
+  readonly silences?: readonly Silence[];
+  /** By alert key. */
+  readonly alerts?: Readonly<Record<string, TrackedAlert>>;
+  /** Calls to `ack.did` taken, by call_id (epoch ms): a call acknowledges once. */
+  readonly ackCalls?: Readonly<Record<string, number>>;
+}
+
+/** An event not sent, and why (recorded, so nothing is lost without a trace). */
+export interface MutedEvent {
+  readonly id: string;
+  readonly key: string;
+  /** `silenced`: by the silence `by`; `acknowledged`: a repeat of an alert `by` acknowledged. */
+  readonly reason: 'silenced' | 'acknowledged';
+  readonly by: string;
 }
 
 /** What one step decided. */
@@ -108,6 +178,11 @@ export interface Decision {
   readonly state: NotifierState;
   /** In the order they should go out. */
   readonly messages: readonly Outbound[];
-  /** When the notifier next has work with no new event (a held group, a digest); epoch ms. */
+  /**
+   * When the notifier next has work with no new event (a held group, a digest, an escalation
+   * step, a silence's end); epoch ms.
+   */
   readonly nextDueAtMs: number | undefined;
+  /** Events of this step that were recorded instead of sent. */
+  readonly muted: readonly MutedEvent[];
 }

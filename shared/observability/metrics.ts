@@ -28,6 +28,8 @@ export const METRIC_NAMES = {
   smsHeldByCap: 'SmsHeldByCap',
   /** Digests decided (deferred by active hours, or held SMS told). */
   digests: 'Digests',
+  /** Calls to `ack.did` from numbers in no channel: acknowledged nothing. */
+  ackCallsRefused: 'AckCallsRefused',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

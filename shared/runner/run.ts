@@ -103,6 +103,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
   let skipped = 0;
   let failures = 0;
   let conflicts = 0;
+  let ackCallsRefused = 0;
 
   for (const sample of indexes) {
     const targetMs = Math.max(startMs + (sample - first) * intervalMs, now());
@@ -138,6 +139,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
       }
     }
     stored = outcome.stored;
+    ackCallsRefused += outcome.refusedAckCalls;
     emit({
       type: 'committed',
       sample,
@@ -170,6 +172,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
     skipped,
     failures,
     conflicts,
+    ackCallsRefused,
   };
 }
 
@@ -179,16 +182,24 @@ async function evaluateAndCommit(
   stored: StoredState,
   poll: PollResult,
 ): Promise<
-  'conflict' | { stored: StoredState; notifications: readonly Notification[]; written: boolean }
+  | 'conflict'
+  | {
+      stored: StoredState;
+      notifications: readonly Notification[];
+      written: boolean;
+      refusedAckCalls: number;
+    }
 > {
   const { config, source, store } = options;
   const nowMs = options.now();
-  const { state, notifications } = evaluate(config, source, poll, nowMs, stored.state);
+  const evaluation = evaluate(config, source, poll, nowMs, stored.state);
+  const { state, notifications } = evaluation;
+  const refusedAckCalls = evaluation.refusedAckCalls ?? 0;
   const refreshMs = options.stateRefreshMs ?? DEFAULT_STATE_REFRESH_MS;
   const fresh = stored.writtenAtMs !== undefined && nowMs - stored.writtenAtMs < refreshMs;
   if (fresh && notifications.length === 0 && sameState(stored.state ?? emptyState(source), state)) {
     // Nothing to remember and nothing owed: a conditional write here would only cost money.
-    return { stored: { ...stored, owed: [] }, notifications, written: false };
+    return { stored: { ...stored, owed: [] }, notifications, written: false, refusedAckCalls };
   }
   try {
     const revision = await store.commit(source, stored.revision, state, notifications);
@@ -196,6 +207,7 @@ async function evaluateAndCommit(
       stored: { state, revision, writtenAtMs: nowMs, owed: [] },
       notifications,
       written: true,
+      refusedAckCalls,
     };
   } catch (error) {
     if (error instanceof StateConflictError) return 'conflict';

@@ -144,6 +144,11 @@ export interface RunSummary {
   readonly failures: number;
   /** Samples given up after losing to a concurrent run twice. */
   readonly conflicts: number;
+  /**
+   * Calls to `ack.did` from numbers in no channel's `sms` list (each call once): they
+   * acknowledge nothing; a count that grows may be someone forging caller ID.
+   */
+  readonly ackCallsRefused?: number;
 }
 
 /**

@@ -2,8 +2,9 @@ import type { Config, SourceName } from '../config/types';
 import { evaluate } from '../engine/evaluate';
 import type { SourceState } from '../engine/types';
 import { decide } from '../notifier/decide';
-import type { Message, NotifierState, Outbound } from '../notifier/types';
-import type { TimelineEntry } from './parse';
+import type { PersonAction } from '../notifier/people';
+import type { Message, MutedEvent, NotifierState, Outbound } from '../notifier/types';
+import type { TimelineAction, TimelineEntry } from './parse';
 
 /** Ticks after the last entry before replay gives up on a notifier that keeps being due. */
 const MAX_TRAILING_TICKS = 10_000;
@@ -14,6 +15,8 @@ export interface MessageReplay {
   /** Each message with what it delivers (for tests that count events per message). */
   readonly outbound: readonly Outbound[];
   readonly notifier: NotifierState | undefined;
+  /** Events recorded instead of sent (silenced, or repeats of acknowledged alerts). */
+  readonly muted: readonly MutedEvent[];
 }
 
 /**
@@ -22,14 +25,24 @@ export interface MessageReplay {
  * ticks at each time it said it is due; after the last entry it ticks until nothing is due (the
  * last held group, the last digest). Pure.
  */
-export function replayMessages(config: Config, entries: readonly TimelineEntry[]): MessageReplay {
+export function replayMessages(
+  config: Config,
+  entries: readonly TimelineEntry[],
+  actions: readonly TimelineAction[] = [],
+): MessageReplay {
   const states: Partial<Record<SourceName, SourceState>> = {};
   const watched = new Set(config.rules.map((rule) => rule.source));
   const outbound: Outbound[] = [];
+  const muted: MutedEvent[] = [];
   let notifier: NotifierState | undefined;
   let dueAt: number | undefined;
-  const step = (events: Parameters<typeof decide>[2], nowMs: number) => {
-    const decision = decide(config, notifier, events, nowMs);
+  const step = (
+    events: Parameters<typeof decide>[2],
+    nowMs: number,
+    acts: readonly PersonAction[] = [],
+  ) => {
+    const decision = decide(config, notifier, events, nowMs, acts);
+    muted.push(...decision.muted);
     notifier = decision.state;
     // A due time that is not ahead would tick forever; the next entry's step picks it up.
     dueAt =
@@ -38,13 +51,25 @@ export function replayMessages(config: Config, entries: readonly TimelineEntry[]
         : undefined;
     outbound.push(...decision.messages);
   };
+  let next = 0;
+  // Actions at or before `atMs` go to the notifier at their own time, before the entry.
+  const actUntil = (atMs: number) => {
+    for (let action = actions[next]; action !== undefined && action.atMs <= atMs; ) {
+      while (dueAt !== undefined && dueAt < action.atMs) step([], dueAt);
+      step([], action.atMs, [action.action]);
+      next += 1;
+      action = actions[next];
+    }
+  };
   for (const entry of entries) {
+    actUntil(entry.atMs);
     while (dueAt !== undefined && dueAt < entry.atMs) step([], dueAt);
     if (!watched.has(entry.source)) continue;
     const result = evaluate(config, entry.source, entry.poll, entry.atMs, states[entry.source]);
     states[entry.source] = result.state;
     step(result.notifications, entry.atMs);
   }
+  actUntil(Number.POSITIVE_INFINITY);
   for (let tick = 0; dueAt !== undefined && tick < MAX_TRAILING_TICKS; tick += 1) step([], dueAt);
-  return { messages: outbound.map((item) => item.message), outbound, notifier };
+  return { messages: outbound.map((item) => item.message), outbound, notifier, muted };
 }

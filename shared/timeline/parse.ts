@@ -1,8 +1,12 @@
 import { SOURCES, type SourceName } from '../config/types';
+import { SilenceError } from '../notifier/errors';
+import type { PersonAction } from '../notifier/people';
+import { makeSilence } from '../notifier/silence';
 import { parseJsonExact } from '../records/exact-json';
 import { readBatch } from '../records/parse';
 import type { PollFailure, PollResult } from '../records/types';
 import * as z from '../schema/zod';
+import { tryParseDuration } from '../time/duration';
 import { parseApiTimestamp, parseOffsetTimestamp } from '../time/zone';
 import { TimelineError, type TimelineIssue } from './errors';
 
@@ -13,6 +17,21 @@ export interface TimelineEntry {
   readonly atMs: number;
   readonly source: SourceName;
   readonly poll: PollResult;
+}
+
+/**
+ * A person's action between polls (contract section 6): a silence added or an alert
+ * acknowledged at `atMs`. Only the notifier sees them (`replay --messages`).
+ */
+export interface TimelineAction {
+  readonly atMs: number;
+  readonly action: PersonAction;
+}
+
+/** A timeline read whole: its polls and its people's actions, each in time order. */
+export interface Timeline {
+  readonly entries: readonly TimelineEntry[];
+  readonly actions: readonly TimelineAction[];
 }
 
 const FAILURE_KINDS = ['auth', 'http', 'network', 'timeout', 'body', 'rate-limited'] as const;
@@ -35,6 +54,85 @@ const LineSchema = z
       error: 'a line needs exactly one of "records" (a successful poll) or "error" (a failed one)',
     }),
   );
+
+const matcherValue = z.pipe(z.union([z.string(), z.number()]), z.transform(String));
+
+const SilenceLineSchema = z.strictObject({
+  at: z.string(),
+  silence: z
+    .strictObject({
+      matchers: z.record(z.string(), matcherValue),
+      for: z.optional(z.string()),
+      until: z.optional(z.string()),
+      comment: z.string(),
+      by: z._default(z.string(), 'replay'),
+    })
+    .check(
+      z.refine((silence) => (silence.for === undefined) !== (silence.until === undefined), {
+        error: 'a silence needs exactly one of "for" (a duration) or "until" (a time)',
+      }),
+    ),
+});
+
+const AckLineSchema = z.strictObject({
+  at: z.string(),
+  ack: z
+    .strictObject({
+      key: z.optional(z.string()),
+      rule: z.optional(z.string()),
+      by: z._default(z.string(), 'replay'),
+    })
+    .check(
+      z.refine((ack) => (ack.key === undefined) !== (ack.rule === undefined), {
+        error: 'an ack needs exactly one of "key" or "rule"',
+      }),
+    ),
+});
+
+/** An action line as the person who wrote it meant it; its time is read by the caller. */
+function readActionLine(
+  json: Record<string, unknown>,
+  atMs: number,
+  zone: string,
+): { action: PersonAction } | { message: string } {
+  if ('silence' in json) {
+    const parsed = SilenceLineSchema.safeParse(json);
+    if (!parsed.success) return { message: parsed.error.issues.map(describe).join('; ') };
+    const { matchers, comment, by } = parsed.data.silence;
+    const forText = parsed.data.silence.for;
+    const untilText = parsed.data.silence.until;
+    const endsAt =
+      forText !== undefined
+        ? atMs + (tryParseDuration(forText) ?? Number.NaN)
+        : readAt(untilText ?? '', zone);
+    if (endsAt === undefined || !Number.isFinite(endsAt)) {
+      return {
+        message:
+          forText !== undefined
+            ? `silence.for: "${forText}" is not a duration (90s, 15m, 2h)`
+            : `silence.until: "${untilText}" is not an ISO-8601 time`,
+      };
+    }
+    try {
+      const silence = makeSilence({ matchers, startsAt: atMs, endsAt, comment, createdBy: by });
+      return { action: { kind: 'silence', silence } };
+    } catch (error) {
+      if (error instanceof SilenceError) return { message: `silence: ${error.message}` };
+      throw error;
+    }
+  }
+  const parsed = AckLineSchema.safeParse(json);
+  if (!parsed.success) return { message: parsed.error.issues.map(describe).join('; ') };
+  const { key, rule, by } = parsed.data.ack;
+  return {
+    action: {
+      kind: 'ack',
+      ...(key === undefined ? {} : { key }),
+      ...(rule === undefined ? {} : { rule }),
+      by,
+    },
+  };
+}
 
 const OFFSET = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 const BOM = 0xfeff;
@@ -82,7 +180,24 @@ export function parseTimeline(
   zone: string,
   undocumented: Partial<Record<SourceName, readonly string[]>> = {},
 ): TimelineEntry[] {
+  return readTimeline(text, fileName, zone, undocumented).entries as TimelineEntry[];
+}
+
+/**
+ * Reads a timeline with people's actions between its polls (contract section 6):
+ * `{"at":...,"silence":{"matchers":{...},"for":"2h"|"until":TIME,"comment":...,"by":...}}`
+ * (the silence starts at `at`) and `{"at":...,"ack":{"key"|"rule":...,"by":...}}`.
+ *
+ * @throws TimelineError as `parseTimeline`, action lines' mistakes included.
+ */
+export function readTimeline(
+  text: string,
+  fileName: string,
+  zone: string,
+  undocumented: Partial<Record<SourceName, readonly string[]>> = {},
+): Timeline {
   const entries: TimelineEntry[] = [];
+  const actions: TimelineAction[] = [];
   const issues: TimelineIssue[] = [];
   let lastAt = Number.NEGATIVE_INFINITY;
   // A byte-order mark (some editors write one) is not part of the first line.
@@ -96,6 +211,31 @@ export function parseTimeline(
       json = parseJsonExact(content);
     } catch (error) {
       issues.push({ line, message: `not JSON (${(error as Error).message})` });
+      return;
+    }
+    if (
+      typeof json === 'object' &&
+      json !== null &&
+      !Array.isArray(json) &&
+      ('silence' in json || 'ack' in json)
+    ) {
+      const record = json as Record<string, unknown>;
+      const atMs = typeof record.at === 'string' ? readAt(record.at, zone) : undefined;
+      if (atMs === undefined) {
+        issues.push({ line, message: `at: ${JSON.stringify(record.at)} is not an ISO-8601 time` });
+        return;
+      }
+      if (atMs < lastAt) {
+        issues.push({ line, message: 'at: earlier than the line before; keep time order' });
+        return;
+      }
+      const read = readActionLine(record, atMs, zone);
+      if ('message' in read) {
+        issues.push({ line, message: read.message });
+        return;
+      }
+      lastAt = atMs;
+      actions.push({ atMs, action: read.action });
       return;
     }
     const parsed = LineSchema.safeParse(json);
@@ -127,5 +267,5 @@ export function parseTimeline(
     });
   });
   if (issues.length > 0) throw new TimelineError(fileName, issues);
-  return entries;
+  return { entries, actions };
 }

@@ -8,14 +8,16 @@ import type { Message } from '../../shared/notifier/types';
 import * as z from '../../shared/schema/zod';
 import { formatApiDateTime } from '../../shared/time/zone';
 import { replayMessages } from '../../shared/timeline/messages';
-import { parseTimeline } from '../../shared/timeline/parse';
+import { readTimeline } from '../../shared/timeline/parse';
 
 /**
  * Notifier scenarios, as data: each `scenarios/*.yaml` holds rules and channels (on top of
  * `BASE`), a timeline of poll results, and the exact messages expected from
  * `replay --messages`: when (wall clock in the config zone), to which channel, what kind, and
  * each alert as `key status` (`, fired HH:MM:SS` when a firing and its resolution are told
- * once). `sms` and `subject`, when given, must match exactly (`sms: null`: email only).
+ * once). `sms` and `subject`, when given, must match exactly (`sms: null`: email only). A
+ * timeline may carry people's actions (`silence`, `ack`); `muted`, when given, lists the
+ * events recorded instead of sent, in order.
  */
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'scenarios');
 
@@ -27,7 +29,7 @@ const BASE = {
 const Expected = z.strictObject({
   at: z.string(),
   channel: z.string(),
-  kind: z.enum(['alerts', 'digest']),
+  kind: z.enum(['alerts', 'digest', 'escalation', 'ack']),
   alerts: z.array(z.string()),
   sms: z.optional(z.nullable(z.string())),
   subject: z.optional(z.string()),
@@ -38,13 +40,15 @@ const Scenario = z.strictObject({
   config: z.record(z.string(), z.unknown()),
   timeline: z.array(z.record(z.string(), z.unknown())),
   expect: z.array(Expected),
+  /** Events recorded instead of sent, as `key reason by` (`by`: a silence's comment, or who acknowledged). */
+  muted: z.optional(z.array(z.string())),
 });
 
 function load(file: string) {
   const scenario = Scenario.parse(parseYaml(readFileSync(join(DIR, file), 'utf8')));
   const config = parseConfig(stringifyYaml({ ...BASE, ...scenario.config }), `${file}#config`);
   const text = scenario.timeline.map((line) => JSON.stringify(line)).join('\n');
-  return { scenario, config, entries: parseTimeline(text, file, config.timezone) };
+  return { scenario, config, ...readTimeline(text, file, config.timezone) };
 }
 
 function shown(message: Message, zone: string, expected: z.infer<typeof Expected> | undefined) {
@@ -72,11 +76,17 @@ describe('Scenarios: messages from recorded timelines', () => {
   });
 
   it.each(files)('%s', (file) => {
-    const { scenario, config, entries } = load(file);
-    const { messages } = replayMessages(config, entries);
+    const { scenario, config, entries, actions } = load(file);
+    const { messages, muted, notifier } = replayMessages(config, entries, actions);
     expect(
       messages.map((message, index) => shown(message, config.timezone, scenario.expect[index])),
       scenario.description,
     ).toEqual(scenario.expect);
+    if (scenario.muted !== undefined) {
+      const comments = new Map((notifier?.silences ?? []).map((s) => [s.id, s.comment]));
+      expect(
+        muted.map((item) => `${item.key} ${item.reason} ${comments.get(item.by) ?? item.by}`),
+      ).toEqual(scenario.muted);
+    }
   });
 });

@@ -1,0 +1,140 @@
+import { AckError, SilenceError } from './errors';
+import { SILENCE_RETENTION_MS } from './silence';
+import type { Acknowledgement, NotifierState, Silence, TrackedAlert } from './types';
+import { NOTIFIER_STATE_VERSION } from './types';
+
+/**
+ * What people do to the notifier (contract section 6): add or expire a silence, acknowledge
+ * alerts by key or by rule. `telealert silence|ack` and replay's timeline actions.
+ */
+export type PersonAction =
+  | { readonly kind: 'silence'; readonly silence: Silence }
+  | { readonly kind: 'expire'; readonly id: string }
+  | {
+      readonly kind: 'ack';
+      readonly key?: string;
+      readonly rule?: string;
+      readonly by: string;
+      readonly via?: Acknowledgement['via'];
+    };
+
+function base(state: NotifierState | undefined): NotifierState {
+  return state ?? { version: NOTIFIER_STATE_VERSION, channels: {} };
+}
+
+/** The state with the people's side written only when it holds something. */
+export function withPeople(
+  state: NotifierState,
+  silences: readonly Silence[],
+  alerts: Readonly<Record<string, TrackedAlert>>,
+  ackCalls: Readonly<Record<string, number>>,
+): NotifierState {
+  const { silences: _s, alerts: _a, ackCalls: _c, ...rest } = state;
+  return {
+    ...rest,
+    ...(silences.length > 0 ? { silences } : {}),
+    ...(Object.keys(alerts).length > 0 ? { alerts } : {}),
+    ...(Object.keys(ackCalls).length > 0 ? { ackCalls } : {}),
+  };
+}
+
+/** Silences with ended ones past the retention forgotten. */
+export function keptSilences(silences: readonly Silence[], nowMs: number): Silence[] {
+  return silences.filter((silence) => silence.endsAt > nowMs - SILENCE_RETENTION_MS);
+}
+
+/** Adds a silence (the same id again changes nothing). */
+export function addSilence(state: NotifierState | undefined, silence: Silence): NotifierState {
+  const current = base(state);
+  const silences = current.silences ?? [];
+  if (silences.some((known) => known.id === silence.id)) return current;
+  return withPeople(current, [...silences, silence], current.alerts ?? {}, current.ackCalls ?? {});
+}
+
+/**
+ * Ends a silence now (Alertmanager's expire): it stays listed, ended; alerts it kept untold are
+ * told at the next step.
+ *
+ * @throws SilenceError when no silence has this id (or a unique prefix of it).
+ */
+export function expireSilence(
+  state: NotifierState | undefined,
+  id: string,
+  nowMs: number,
+): { readonly state: NotifierState; readonly silence: Silence } {
+  const current = base(state);
+  const silences = current.silences ?? [];
+  const found = silences.filter((silence) => silence.id.startsWith(id));
+  const only = found.length === 1 ? found[0] : silences.find((silence) => silence.id === id);
+  if (only === undefined || id === '') {
+    throw new SilenceError(
+      found.length > 1
+        ? `"${id}" starts ${found.length} silence ids: give more of it`
+        : `no silence "${id}" (telealert silence list shows them)`,
+    );
+  }
+  const ended: Silence = { ...only, endsAt: Math.min(only.endsAt, nowMs) };
+  return {
+    state: withPeople(
+      current,
+      silences.map((silence) => (silence.id === only.id ? ended : silence)),
+      current.alerts ?? {},
+      current.ackCalls ?? {},
+    ),
+    silence: ended,
+  };
+}
+
+/**
+ * Acknowledges the followed firing alerts with this key, or of this rule: their repeats and
+ * escalation stop until they resolve. Alerts already acknowledged keep their first
+ * acknowledgement.
+ *
+ * @throws AckError when nothing matches (no such firing alert, or its rule neither repeats
+ *   nor escalates, so there is nothing to stop).
+ */
+export function acknowledge(
+  state: NotifierState | undefined,
+  target: { readonly key?: string; readonly rule?: string },
+  ack: Acknowledgement,
+): { readonly state: NotifierState; readonly keys: readonly string[] } {
+  const current = base(state);
+  const alerts = { ...(current.alerts ?? {}) };
+  const keys = Object.keys(alerts).filter((key) =>
+    target.key !== undefined ? key === target.key : alerts[key]?.rule === target.rule,
+  );
+  if (keys.length === 0) {
+    const what = target.key !== undefined ? `alert ${target.key}` : `rule ${target.rule}`;
+    throw new AckError(
+      `nothing to acknowledge for ${what}: no firing alert that repeats or escalates (telealert alerts lists them)`,
+    );
+  }
+  for (const key of keys) {
+    const alert = alerts[key] as TrackedAlert;
+    if (alert.ack === undefined) alerts[key] = { ...alert, ack };
+  }
+  return {
+    state: withPeople(current, current.silences ?? [], alerts, current.ackCalls ?? {}),
+    keys,
+  };
+}
+
+/**
+ * Applies one action. An acknowledgement that finds nothing changes nothing (replay goes on:
+ * a timeline may acknowledge an alert that already resolved).
+ */
+export function applyAction(
+  state: NotifierState | undefined,
+  action: PersonAction,
+  nowMs: number,
+): NotifierState {
+  if (action.kind === 'silence') return addSilence(state, action.silence);
+  try {
+    if (action.kind === 'expire') return expireSilence(state, action.id, nowMs).state;
+    const target = action.key !== undefined ? { key: action.key } : { rule: action.rule ?? '' };
+    return acknowledge(state, target, { by: action.by, at: nowMs, via: action.via ?? 'cli' }).state;
+  } catch (error) {
+    if (error instanceof AckError || error instanceof SilenceError) return base(state);
+    throw error;
+  }
+}

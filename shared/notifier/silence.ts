@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import type { Severity, SourceName } from '../config/types';
+import { canonicalPhone, isWrittenPhone } from '../records/phone';
+import { SilenceError } from './errors';
+import type { Silence } from './types';
+
+/** Ended silences stay listed this long (`telealert silence list`), then are forgotten. */
+export const SILENCE_RETENTION_MS = 24 * 3_600_000;
+
+/** The names a matcher may use besides an alert's labels. */
+export const ALERT_FIELDS = ['rule', 'severity', 'source'] as const;
+
+/** What a silence is matched against: an alert's rule, severity, source and labels. */
+export interface Matchable {
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly source: SourceName;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+function fieldOf(alert: Matchable, name: string): string | undefined {
+  if (name === 'rule') return alert.rule;
+  if (name === 'severity') return alert.severity;
+  if (name === 'source') return alert.source;
+  return alert.labels[name];
+}
+
+/** Equal, or one phone number written two ways (`did=08000000001` matches `+918000000001`). */
+function sameValue(actual: string, wanted: string): boolean {
+  if (actual === wanted) return true;
+  return isWrittenPhone(actual) && isWrittenPhone(wanted)
+    ? canonicalPhone(actual) === canonicalPhone(wanted)
+    : false;
+}
+
+/** Every matcher holds for the alert (a silence has at least one). */
+export function silenceMatches(silence: Silence, alert: Matchable): boolean {
+  const matchers = Object.entries(silence.matchers);
+  if (matchers.length === 0) return false;
+  return matchers.every(([name, value]) => {
+    const actual = fieldOf(alert, name);
+    return actual !== undefined && sameValue(actual, value);
+  });
+}
+
+/** In force at `nowMs`: started and not ended. */
+export function silenceActive(silence: Silence, nowMs: number): boolean {
+  return silence.startsAt <= nowMs && nowMs < silence.endsAt;
+}
+
+/** The first silence in force that matches the alert. */
+export function silenceFor(
+  silences: readonly Silence[],
+  alert: Matchable,
+  nowMs: number,
+): Silence | undefined {
+  return silences.find(
+    (silence) => silenceActive(silence, nowMs) && silenceMatches(silence, alert),
+  );
+}
+
+export interface SilenceInput {
+  readonly matchers: Readonly<Record<string, string>>;
+  readonly startsAt: number;
+  readonly endsAt: number;
+  readonly comment: string;
+  readonly createdBy: string;
+}
+
+/**
+ * A new silence, its id derived from what it says (the same silence added twice is one, and a
+ * replay is reproducible).
+ *
+ * @throws SilenceError with no matcher (it would silence everything), an empty matcher name or
+ *   value, or an end not after its start.
+ */
+export function makeSilence(input: SilenceInput): Silence {
+  const matchers = Object.entries(input.matchers);
+  if (matchers.length === 0) {
+    throw new SilenceError(
+      'a silence needs at least one matcher (rule=..., severity=..., source=... or a label): one with none would silence everything',
+    );
+  }
+  for (const [name, value] of matchers) {
+    if (name.trim() === '' || value.trim() === '') {
+      throw new SilenceError(`matcher "${name}=${value}" needs a name and a value`);
+    }
+  }
+  if (!(input.endsAt > input.startsAt)) {
+    throw new SilenceError('a silence must end after it starts');
+  }
+  const sorted = Object.fromEntries(matchers.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const hash = createHash('sha256');
+  hash.update(
+    JSON.stringify([sorted, input.startsAt, input.endsAt, input.comment, input.createdBy]),
+  );
+  return {
+    id: hash.digest('hex').slice(0, 12),
+    matchers: sorted,
+    startsAt: input.startsAt,
+    endsAt: input.endsAt,
+    comment: input.comment,
+    createdBy: input.createdBy,
+  };
+}
+
+/** `rule=large-payment, did=+918000000001`. */
+export function describeMatchers(silence: Silence): string {
+  return Object.entries(silence.matchers)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(', ');
+}
