@@ -7,6 +7,8 @@ export interface Io {
   /** Resolves when the user asks the command to stop (Ctrl-C); long-running commands race it. */
   readonly stopSignal: AbortSignal;
   readonly isTty: boolean;
+  /** The clock of commands that stamp what people do (silences, acks); tests pass theirs. */
+  readonly now?: () => number;
 }
 
 /**

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../shared/config/errors';
 import { TimelineError } from '../shared/timeline/errors';
+import { alertsCommand } from './commands/alerts';
 import { demoCommand } from './commands/demo';
 import { pollCommand } from './commands/poll';
 import { replayCommand } from './commands/replay';
+import { ackCommand, silenceCommand } from './commands/silence';
 import { simulateCommand } from './commands/simulate';
 import { validateCommand } from './commands/validate';
 import { CliError, EXIT, UsageError } from './errors';
@@ -20,6 +22,12 @@ Usage:
                      [--fault ENDPOINT=KIND[:ARG] ...]
   telealert demo     [--scenario NAME] [--speed X] [--json] [--events] [--stop-after D]
                      (\`npm start\`)
+  telealert silence add --match NAME=VALUE [--match ...] (--for D | --until TIME)
+                     --comment TEXT [--by NAME] [--state FILE]
+  telealert silence list [--json] [--state FILE]
+  telealert silence expire ID [--state FILE]
+  telealert ack      KEY | --rule NAME [--by NAME] [--state FILE]
+  telealert alerts   [--rule NAME] [--json] [--state FILE]
 
 Options:
   --config F      the rules file (default: telealert.yaml in the working directory)
@@ -40,6 +48,13 @@ Options:
                   malformed-json, html[:502], truncated, wrong-types, empty)
   --speed X       simulated seconds per real second (simulate default 1, demo default 60)
   --stop-after D  the demo stops by itself after this much real time (30s, 2m)
+  --match N=V     a silence matcher: rule, severity, source or a label (did=+918000000001);
+                  every one must hold
+  --for D         how long a silence lasts from now (2h); or --until TIME (2026-11-21 14:00
+                  in the config timezone, or ISO-8601 with an offset)
+  --comment TEXT  why (shown by silence list)
+  --by NAME       who silences or acknowledges (default: the login name)
+  --rule NAME     ack: every firing alert of the rule; alerts: only the rule's
 
 Environment:
   TELEALERT_TOKEN the API bearer token for \`poll\`
@@ -65,6 +80,12 @@ const OPTIONS = {
   fault: { type: 'string', multiple: true },
   speed: { type: 'string' },
   'stop-after': { type: 'string' },
+  match: { type: 'string', multiple: true },
+  for: { type: 'string' },
+  until: { type: 'string' },
+  comment: { type: 'string' },
+  by: { type: 'string' },
+  rule: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -76,7 +97,17 @@ const COMMANDS = {
   poll: pollCommand,
   simulate: simulateCommand,
   demo: demoCommand,
+  alerts: alertsCommand,
 } as const satisfies Record<string, (options: CliOptions, io: Io) => Promise<number>>;
+
+/** Commands that take arguments after their name (`silence add`, `ack KEY`). */
+const WITH_ARGUMENTS = {
+  silence: silenceCommand,
+  ack: ackCommand,
+} as const satisfies Record<
+  string,
+  (options: CliOptions, io: Io, args: readonly string[]) => Promise<number>
+>;
 
 function isCommand(name: string): name is keyof typeof COMMANDS {
   return Object.hasOwn(COMMANDS, name);
@@ -100,6 +131,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       return EXIT.ok;
     }
     if (name === undefined) throw new UsageError('a command is required');
+    if (name === 'silence' || name === 'ack') return await WITH_ARGUMENTS[name](values, io, extra);
     if (!isCommand(name)) throw new UsageError(`unknown command "${name}"`);
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     return await COMMANDS[name](values, io);

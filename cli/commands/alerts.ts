@@ -1,0 +1,119 @@
+import type { Config, Severity, SourceName } from '../../shared/config/types';
+import { SOURCES } from '../../shared/config/types';
+import type { AlertInstance, SourceState } from '../../shared/engine/types';
+import { silenceFor } from '../../shared/notifier/silence';
+import type { NotifierState } from '../../shared/notifier/types';
+import { formatInZone } from '../../shared/time/zone';
+import { EXIT, UsageError } from '../errors';
+import { loadUserConfig } from '../files';
+import type { Io } from '../io';
+import type { CliOptions } from '../main';
+import { nowOf, peopleStore } from '../people';
+import { table } from './silence';
+
+/** One alert as `telealert alerts` tells it (amtool's `alert query`). */
+export interface AlertRow {
+  readonly key: string;
+  readonly rule: string;
+  readonly source: SourceName;
+  readonly severity: Severity;
+  readonly state: 'pending' | 'firing';
+  /** Since when: firing since it fired, pending since its condition first held (epoch ms). */
+  readonly sinceMs: number;
+  readonly acknowledgedBy?: string;
+  /** The silence in force that matches it. */
+  readonly silencedBy?: string;
+}
+
+function severityOf(config: Config, instance: AlertInstance): Severity {
+  const rule = config.rules.find((candidate) => candidate.name === instance.rule);
+  if (rule !== undefined) return rule.severity;
+  // The built-ins: source_unavailable is critical, too_many_alerts at least a warning.
+  return instance.rule === 'source_unavailable' ? 'critical' : 'warning';
+}
+
+/**
+ * Firing and pending alerts of the engine's states, with who acknowledged each (the
+ * notifier's) and the silence that holds it now. Firing first, then pending, oldest first.
+ */
+export function alertRows(
+  config: Config,
+  states: Partial<Record<SourceName, SourceState>>,
+  notifier: NotifierState | undefined,
+  nowMs: number,
+): AlertRow[] {
+  const rows: AlertRow[] = [];
+  for (const source of SOURCES) {
+    for (const instance of Object.values(states[source]?.alerts ?? {})) {
+      const severity = severityOf(config, instance);
+      const silence = silenceFor(
+        notifier?.silences ?? [],
+        { rule: instance.rule, severity, source, labels: instance.labels },
+        nowMs,
+      );
+      const ack = notifier?.alerts?.[instance.key]?.ack;
+      rows.push({
+        key: instance.key,
+        rule: instance.rule,
+        source,
+        severity,
+        state: instance.state,
+        sinceMs:
+          instance.state === 'firing' ? (instance.firedAt ?? instance.activeAt) : instance.activeAt,
+        ...(ack === undefined ? {} : { acknowledgedBy: ack.by }),
+        ...(silence === undefined ? {} : { silencedBy: silence.id }),
+      });
+    }
+  }
+  const order = (row: AlertRow) => (row.state === 'firing' ? 0 : 1);
+  return rows.sort(
+    (a, b) => order(a) - order(b) || a.sinceMs - b.sinceMs || (a.key < b.key ? -1 : 1),
+  );
+}
+
+/**
+ * `telealert alerts`: what is firing and pending now, from the local poll state (`--state`),
+ * with since-when, who acknowledged it and which silence holds it. `--json`: one object a line.
+ */
+export async function alertsCommand(options: CliOptions, io: Io): Promise<number> {
+  const { config } = loadUserConfig(options.config, io);
+  if (options.rule !== undefined && !config.rules.some((rule) => rule.name === options.rule)) {
+    throw new UsageError(`--rule ${options.rule}: no such rule in the rules file`);
+  }
+  const nowMs = nowOf(io);
+  const { store } = peopleStore(options, io);
+  const states: Partial<Record<SourceName, SourceState>> = {};
+  for (const source of SOURCES) {
+    const stored = await store.load(source);
+    if (stored.state !== undefined) states[source] = stored.state;
+  }
+  const { state: notifier } = await store.loadNotifier();
+  const rows = alertRows(config, states, notifier, nowMs).filter(
+    (row) => options.rule === undefined || row.rule === options.rule,
+  );
+  if (options.json) {
+    for (const row of rows) {
+      const { sinceMs, ...rest } = row;
+      io.stdout(`${JSON.stringify({ ...rest, since: new Date(sinceMs).toISOString() })}\n`);
+    }
+    return EXIT.ok;
+  }
+  if (rows.length === 0) {
+    io.stderr('telealert: no firing or pending alerts\n');
+    return EXIT.ok;
+  }
+  io.stdout(
+    table([
+      ['ALERT', 'STATE', 'SEVERITY', 'SINCE', 'ACKNOWLEDGED', 'SILENCED'],
+      ...rows.map((row) => [
+        row.key,
+        row.state,
+        row.severity,
+        formatInZone(row.sinceMs, config.timezone),
+        row.acknowledgedBy ?? '-',
+        row.silencedBy ?? '-',
+      ]),
+    ]),
+  );
+  return EXIT.ok;
+}

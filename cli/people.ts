@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import { didYouMean } from '../shared/config/hints';
+import type { Config } from '../shared/config/types';
+import { SEVERITIES, SOURCES } from '../shared/config/types';
+import type { NotifierState } from '../shared/notifier/types';
+import { NotifierConflictError } from '../shared/ports/errors';
+import { FileStateStore } from '../shared/ports/file';
+import type { NotifierStore } from '../shared/ports/notifier';
+import { parseApiTimestamp, parseOffsetTimestamp } from '../shared/time/zone';
+import { CliError, EXIT, UsageError } from './errors';
+import type { Io } from './io';
+import type { CliOptions } from './main';
+
+/** Where `telealert poll` keeps its state, and the notifier's beside it. */
+export const DEFAULT_STATE_FILE = '.telealert/state.json';
+
+/** A change lost to a concurrent notifier step is tried again this often. */
+const ATTEMPTS = 5;
+
+/** The clock of a command: the test's, or the machine's. */
+export function nowOf(io: Io): number {
+  return io.now?.() ?? Date.now();
+}
+
+/** Who did it: `--by`, else the user's login name. */
+export function actor(options: CliOptions, io: Io): string {
+  const by = options.by?.trim() || io.env.USER || io.env.USERNAME || io.env.LOGNAME;
+  if (by === undefined || by === '') {
+    throw new UsageError('say who you are with --by NAME (no USER in the environment)');
+  }
+  return by;
+}
+
+/** The local notifier state: the poll state file (`--state`, default `.telealert/state.json`). */
+export function peopleStore(
+  options: CliOptions,
+  io: Io,
+): {
+  readonly store: NotifierStore & Pick<FileStateStore, 'load'>;
+  readonly where: string;
+} {
+  const path = resolve(io.cwd, options.state ?? DEFAULT_STATE_FILE);
+  return { store: new FileStateStore(path), where: path };
+}
+
+/**
+ * Reads the notifier's state, changes it and writes it back conditional on the revision read,
+ * so a notifier step running meanwhile loses nothing: the loser reads again and redoes its
+ * change. What the notifier owes and the events it took in are kept as they are.
+ */
+export async function changeNotifier<T extends { readonly state: NotifierState }>(
+  store: NotifierStore,
+  change: (state: NotifierState | undefined) => T,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const stored = await store.loadNotifier();
+    const result = change(stored.state);
+    try {
+      await store.commitNotifier(stored.revision, {
+        state: result.state,
+        consumed: stored.consumed,
+        owed: [],
+      });
+      return result;
+    } catch (error) {
+      if (!(error instanceof NotifierConflictError) || attempt >= ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** `name=value` pairs of `--match`, checked against what the rules file can produce. */
+export function readMatchers(
+  matches: readonly string[] | undefined,
+  config: Config,
+): Record<string, string> {
+  if (matches === undefined || matches.length === 0) {
+    throw new UsageError(
+      'a silence needs at least one --match NAME=VALUE (rule, severity, source or a label): one with none would silence everything',
+    );
+  }
+  const matchers: Record<string, string> = {};
+  for (const match of matches) {
+    const at = match.indexOf('=');
+    const name = at < 0 ? '' : match.slice(0, at).trim();
+    const value = at < 0 ? '' : match.slice(at + 1).trim();
+    if (name === '' || value === '') {
+      throw new UsageError(`--match "${match}": write NAME=VALUE, e.g. rule=large-payment`);
+    }
+    if (Object.hasOwn(matchers, name)) {
+      throw new UsageError(`--match ${name} given twice: a silence's matchers must all hold`);
+    }
+    const known: Record<string, readonly string[]> = {
+      rule: [...config.rules.map((rule) => rule.name), 'source_unavailable', 'too_many_alerts'],
+      severity: SEVERITIES,
+      source: SOURCES,
+    };
+    const allowed = known[name];
+    if (allowed !== undefined && !allowed.includes(value)) {
+      const hint = didYouMean(value, allowed) || `; one of ${allowed.join(', ')}`;
+      throw new UsageError(`--match ${name}=${value}: no such ${name}${hint}`);
+    }
+    matchers[name] = value;
+  }
+  return matchers;
+}
+
+/** An ISO-8601 time with an offset, or wall-clock time in the config zone (`2026-11-21 14:00`). */
+export function readTime(text: string, zone: string, option: string): number {
+  const trimmed = text.trim();
+  const withSeconds = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}$/.test(trimmed)
+    ? `${trimmed}:00`
+    : trimmed;
+  const offset = /(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(withSeconds);
+  const ms = offset
+    ? parseOffsetTimestamp(withSeconds)
+    : parseApiTimestamp(withSeconds.replace('T', ' '), zone);
+  if (ms === undefined || !Number.isFinite(ms)) {
+    throw new UsageError(
+      `${option} "${text}": not a time; write 2026-11-21 14:00 (${zone}) or an ISO-8601 time with an offset`,
+    );
+  }
+  return ms;
+}
+
+/** A notifier error the user caused (no matcher, unknown id, nothing to acknowledge). */
+export function invalid(error: Error): CliError {
+  return new CliError(error.message, EXIT.invalid, { cause: error });
+}
