@@ -1,34 +1,25 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   GetQueueAttributesCommand,
   type Message,
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { Context, SQSEvent } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeployedHandler } from '../../cli/deploy-local/handlers';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
-import { type BundledFunction, deployToMoto, type MotoDeployment } from './deploy';
-import { type Moto, startMoto } from './moto';
-import { readStack, resourcesOfType, synthesize } from './template';
+import { type Deployment, deployRules } from './deployed';
 
 /** Twelve samples a minute: the shortest slot the rules allow (5 s), so the test waits little. */
 const SAMPLES = 12;
 const SLOT_MS = 5_000;
 const TOKEN = 'token-samples';
 
-let moto: Moto;
 let simulator: RunningSimulator;
-let directory: string;
-let deployment: MotoDeployment;
-let live: BundledFunction;
-let handler: (event: unknown, context: Context) => Promise<Record<string, unknown>>;
+let deployment: Deployment;
+let live: DeployedHandler;
 let queueUrl: string;
 let sqs: SQSClient;
-let invocations = 0;
 
 function rules(baseUrl: string): string {
   return [
@@ -51,19 +42,9 @@ function rules(baseUrl: string): string {
   ].join('\n');
 }
 
+/** Runs the live calls function's deployed code with `event`, as Lambda would. */
 async function invoke(event: unknown): Promise<Record<string, unknown>> {
-  invocations += 1;
-  Object.assign(process.env, {
-    ...live.environment,
-    LAMBDA_TASK_ROOT: live.assetDir,
-    AWS_LAMBDA_FUNCTION_NAME: live.logicalId,
-  });
-  const context = {
-    awsRequestId: `req-${invocations}`,
-    functionName: live.logicalId,
-    getRemainingTimeInMillis: () => 55_000,
-  } as unknown as Context;
-  return handler(event, context);
+  return (await live.invoke(event, 55_000)) as Record<string, unknown>;
 }
 
 /** What the event source mapping hands the function for one received message. */
@@ -89,46 +70,31 @@ const liveCallsRequests = () =>
   simulator.requests.filter((r) => r.path === '/v1/live_calls').length;
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'telealert-e2e-samples-'));
   simulator = await startSimulator({ port: 0, scenario: 'quiet', token: TOKEN });
-  const configFile = join(directory, 'telealert.yaml');
-  await writeFile(configFile, rules(simulator.url));
-  const outdir = join(directory, 'cdk.out');
-  [moto] = await Promise.all([startMoto(), synthesize(configFile, outdir)]);
-  moto.applyEnv();
-  delete process.env.TELEALERT_CONFIG_FILE;
-  const stack = readStack(outdir);
-  deployment = await deployToMoto(stack, {
-    endpoint: moto.endpoint,
+  deployment = await deployRules(rules(simulator.url), {
     prefix: 'e2e-samples',
+    tokenParameter: '/e2e-samples/api-token',
     token: TOKEN,
   });
-  const found = deployment.functions.find((f) => f.cdkPath.includes('/Poller-live_calls/'));
-  if (!found) throw new Error('no live calls function in the template');
+  const fn = deployment.stack.functions.find((f) => f.logicalId.includes('Pollerlivecalls'));
+  const found = fn && deployment.handlers.get(fn.logicalId);
+  if (!fn || !found) throw new Error('no live calls function in the deployed stack');
   live = found;
   queueUrl = live.environment.TELEALERT_SAMPLE_QUEUE_URL ?? '';
-  const [[queueId] = []] = resourcesOfType(stack, 'AWS::SQS::Queue').filter(
-    ([, queue]) => queue.Properties?.RedrivePolicy !== undefined,
-  );
-  expect(queueUrl).toBe(deployment.physical[queueId ?? '']?.ref);
-  Object.assign(process.env, live.environment, { LAMBDA_TASK_ROOT: live.assetDir });
-  const module = (await import(pathToFileURL(join(live.assetDir, live.file)).href)) as Record<
-    string,
-    unknown
-  >;
-  handler = module[live.exportName] as typeof handler;
+  // The queue the function is told of is the one that invokes it, redriving to the dead letters.
+  const queue = deployment.stack.queues.find((q) => q.attributes.RedrivePolicy !== undefined);
+  expect(queueUrl.split('/').pop()).toBe(queue?.url.split('/').pop());
+  expect(fn.eventSources).toEqual([{ arn: queue?.attributes.QueueArn, batchSize: 1 }]);
   sqs = new SQSClient({});
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   sqs?.destroy();
   await simulator?.close();
-  deployment?.destroy();
-  await moto?.stop();
-  if (directory) await rm(directory, { recursive: true, force: true });
+  await deployment?.close();
 });
 
-describe('Synthesized stack on moto: later samples through the sample queue', () => {
+describe('The stack deployed on moto: later samples through the sample queue', () => {
   it('takes the first sample and queues the other eleven, each delayed to its slot, then takes a queued one', async () => {
     const before = liveCallsRequests();
     const startedMs = Date.now();
