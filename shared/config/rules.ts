@@ -1,7 +1,7 @@
 import { compileCount, conditionText } from '../conditions/compile';
 import { kindIsOrdered, readConditionValue } from '../conditions/values';
 import { AGGREGATE_PLACEHOLDERS, parseTemplate, placeholdersFor } from '../messages/template';
-import { DERIVED_FIELDS, FIELDS, type FieldKind } from '../records/fields';
+import { DERIVED_FIELDS, FIELD_ALIASES, FIELDS, type FieldKind } from '../records/fields';
 import { tryParseDuration } from '../time/duration';
 import { type ConfigIssue, formatPath } from './errors';
 import { didYouMean } from './hints';
@@ -193,7 +193,12 @@ export function checkRule(
    * name that it is a typo: that is refused, naming the field meant.
    */
   const typo = (name: string): string | undefined => {
-    if (fields === undefined || fields[name] !== undefined) return undefined;
+    if (source === undefined || fields === undefined || fields[name] !== undefined)
+      return undefined;
+    const alias = FIELD_ALIASES[source][name];
+    if (alias !== undefined) {
+      return `the API's ${name} is read as ${alias} (the documents name it both ways): write ${alias}`;
+    }
     const hint = didYouMean(name, Object.keys(fields));
     if (hint === '' && isUndocumentedFieldName(name)) return undefined;
     const known = hint || `; ${source} fields are ${Object.keys(fields).join(', ')}`;
@@ -265,7 +270,8 @@ export function checkRule(
         if (part.kind !== 'placeholder' || allowed.has(part.name)) continue;
         // A per-record rule's summary may name a field no document names, read as text,
         // unless the name is a typo of one it may use.
-        const close = didYouMean(part.name, allowed);
+        const alias = FIELD_ALIASES[source][part.name];
+        const close = alias === undefined ? didYouMean(part.name, allowed) : `; write {${alias}}`;
         const aggregateOnly = AGGREGATE_PLACEHOLDERS.includes(part.name);
         if (raw.count === undefined && close === '' && !aggregateOnly) continue;
         const hint = close || `; this rule can use ${[...allowed].join(', ')}`;

@@ -25,8 +25,8 @@ export type FieldKind = (typeof FIELD_KINDS)[number];
  * A catalogue of names without a prototype: a rule naming `constructor` or `__proto__` finds
  * no field (with `{}`, it would find Object's own members).
  */
-function catalogue(fields: Record<string, FieldKind>): Readonly<Record<string, FieldKind>> {
-  return Object.assign(Object.create(null) as Record<string, FieldKind>, fields);
+function catalogue<T>(fields: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.assign(Object.create(null) as Record<string, T>, fields);
 }
 
 /** Fields a rule may name, per source: the API's own names plus the derived `age`. */
@@ -68,6 +68,15 @@ export const FIELDS: Readonly<Record<SourceName, Readonly<Record<string, FieldKi
     amount_tax: 'money',
     age: 'duration',
   }),
+};
+
+/**
+ * Names the documents give a field besides its own, per source: the API's `payment_gateway` is
+ * read as `gateway` (`applyAliases`), so a rule names `gateway`.
+ */
+export const FIELD_ALIASES: Readonly<Record<SourceName, Readonly<Record<string, string>>>> = {
+  live_calls: catalogue({}),
+  payments: catalogue({ payment_gateway: 'gateway' }),
 };
 
 /** Fields computed at evaluation time rather than read from the record. */

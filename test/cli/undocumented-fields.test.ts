@@ -84,6 +84,20 @@ describe('Fields beyond the seed document', () => {
     expect(sent[1]?.text).toMatch(/agent_number: +\+919876500001/);
   });
 
+  it('refuses payment_gateway, which the documents name as gateway, saying to write gateway', async () => {
+    const dir = tmp({
+      'rules.yaml': `${RULES}  - { name: p, source: payments, where: { payment_gateway: razorpay }, notify: [oncall], summary: "{payment_gateway}" }\n`,
+    });
+    const io = memoryIo({ cwd: dir.path });
+    expect(await runCli(['validate', '--config', 'rules.yaml'], io)).toBe(2);
+    expect(io.err()).toContain(
+      "rules.yaml: rules[2].where.payment_gateway: the API's payment_gateway is read as gateway (the documents name it both ways): write gateway",
+    );
+    expect(io.err()).toContain(
+      'rules.yaml: rules[2].summary: unknown placeholder {payment_gateway}; write {gateway}',
+    );
+  });
+
   it('still refuses a field name that is a typo of a documented one', async () => {
     const dir = tmp({ 'rules.yaml': RULES.replace('extension: "105"', 'extensoin: "105"') });
     const io = memoryIo({ cwd: dir.path });
