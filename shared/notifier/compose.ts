@@ -122,7 +122,9 @@ function compactList(lines: readonly AlertLine[], zone: string): string[] {
   }
   const out: string[] = [];
   for (const [heading, section] of sections) {
-    out.push(`${heading}, ${section.length}:`, ...section.map((line) => compactLine(line, zone)));
+    // One at a time: a digest's section can hold more lines than push() takes arguments.
+    out.push(`${heading}, ${section.length}:`);
+    for (const line of section) out.push(compactLine(line, zone));
   }
   return out;
 }
@@ -171,7 +173,8 @@ function messageText(
   if (rich) {
     out.push(lines.map((line) => line.last.text ?? compactLine(line, zone)).join('\n\n---\n\n'));
   } else {
-    out.push(...compactList(lines, zone), '', `Times are in ${zone}.`);
+    for (const line of compactList(lines, zone)) out.push(line);
+    out.push('', `Times are in ${zone}.`);
   }
   return out.join('\n');
 }

@@ -84,7 +84,8 @@ function route(
   nowMs: number,
 ): void {
   if (!active) {
-    work.deferred.push(...events);
+    // One at a time: a night's deferred events can be more than push() takes arguments.
+    for (const event of events) work.deferred.push(event);
     return;
   }
   for (const event of events) {
@@ -120,9 +121,8 @@ function flushGroups(
   for (const [key, group] of work.groups) {
     if (group.held.length > 0 && group.dueAt !== undefined && group.dueAt <= nowMs) {
       if (active) {
-        out.push(
-          ...candidates(config, channel, 'alerts', key, group.held, nowMs, group.opensGroup),
-        );
+        const due = candidates(config, channel, 'alerts', key, group.held, nowMs, group.opensGroup);
+        for (const candidate of due) out.push(candidate);
         work.groups.set(key, {
           labels: group.labels,
           lastSentAt: nowMs,
@@ -130,7 +130,7 @@ function flushGroups(
           opensGroup: false,
         });
       } else {
-        work.deferred.push(...group.held);
+        for (const event of group.held) work.deferred.push(event);
         work.groups.set(key, {
           labels: group.labels,
           ...(group.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
@@ -174,7 +174,7 @@ function capSms(
       work.smsSentAt.push(nowMs);
       return { message: part.message, delivers, smsHeld: false };
     }
-    work.smsHeld.push(...events);
+    for (const event of events) work.smsHeld.push(event);
     return { message: { ...part.message, sms: null }, delivers, smsHeld: true };
   });
 }
@@ -227,13 +227,24 @@ function decideChannel(
 
   const decided: Candidate[] = [];
   if (active && work.deferred.length > 0) {
-    decided.push(
-      ...candidates(config, channel, 'deferred', 'active-hours', work.deferred, nowMs, false),
+    const digest = candidates(
+      config,
+      channel,
+      'deferred',
+      'active-hours',
+      work.deferred,
+      nowMs,
+      false,
     );
+    for (const candidate of digest) decided.push(candidate);
     work.deferred = [];
   }
-  decided.push(...flushGroups(config, channel, work, active, nowMs));
-  decided.push(...directCandidates(config, channel, direct, nowMs));
+  for (const candidate of flushGroups(config, channel, work, active, nowMs)) {
+    decided.push(candidate);
+  }
+  for (const candidate of directCandidates(config, channel, direct, nowMs)) {
+    decided.push(candidate);
+  }
   const messages = capSms(channel, work, decided, nowMs);
 
   // Held SMS go as one digest once the hour has room (and the channel is active).
@@ -282,7 +293,7 @@ function decideChannel(
   return {
     state: empty ? undefined : state,
     messages,
-    dueAtMs: due.length === 0 ? undefined : Math.min(...due),
+    dueAtMs: due.length === 0 ? undefined : due.reduce((a, b) => Math.min(a, b)),
   };
 }
 
@@ -344,7 +355,7 @@ export function decide(
       people.direct.get(channel.name),
     );
     if (result.state !== undefined) channels[channel.name] = result.state;
-    messages.push(...result.messages);
+    for (const message of result.messages) messages.push(message);
     if (result.dueAtMs !== undefined) {
       nextDueAtMs =
         nextDueAtMs === undefined ? result.dueAtMs : Math.min(nextDueAtMs, result.dueAtMs);

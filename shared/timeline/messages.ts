@@ -49,7 +49,7 @@ export function replayMessages(
       decision.nextDueAtMs !== undefined && decision.nextDueAtMs > nowMs
         ? decision.nextDueAtMs
         : undefined;
-    outbound.push(...decision.messages);
+    for (const message of decision.messages) outbound.push(message);
   };
   let next = 0;
   // Actions at or before `atMs` go to the notifier at their own time, before the entry.

@@ -104,3 +104,31 @@ describe('Function: isActive / nextWindowStart', () => {
     expect(isActive(night, saturdayLate, 'Asia/Kolkata')).toBe(false);
   });
 });
+
+describe('Function: decide, a flood', () => {
+  it('defers 150,000 events outside active hours at once', () => {
+    const nightly = config([], {
+      channels: {
+        oncall: {
+          ...CONFIG.channels.oncall,
+          name: 'oncall',
+          sms: [],
+          email: ['oncall@example.com'],
+          group: { by: ['rule'], waitMs: 0, intervalMs: 5 * MINUTE },
+          smsPerHour: 20,
+          // Active from 09:00 to 18:00 every day: T0 (10:00 IST) is inside, 20:00 is not.
+          active: {
+            days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'],
+            fromMinutes: 9 * 60,
+            toMinutes: 18 * 60,
+          },
+        },
+      },
+    });
+    const night = T0 + 10 * 60 * MINUTE;
+    const flood = Array.from({ length: 150_000 }, (_, i) => event(`c${i}`, night));
+    const deferred = decide(nightly, undefined, flood, night);
+    expect(deferred.messages).toEqual([]);
+    expect(deferred.state?.channels.oncall?.deferred).toHaveLength(150_000);
+  });
+});
