@@ -272,11 +272,14 @@ class Work {
       }
     }
     for (const { channel, step, events } of batches.values()) {
-      const afterMs = Math.min(
-        ...events.map(
-          (event) =>
+      // A reduce, not Math.min(...): a step may escalate more alerts than a call takes arguments.
+      const afterMs = events.reduce(
+        (least, event) =>
+          Math.min(
+            least,
             this.alerts.get(event.key)?.escalate?.[step]?.afterMs ?? Number.POSITIVE_INFINITY,
-        ),
+          ),
+        Number.POSITIVE_INFINITY,
       );
       this.addDirect(channel, {
         reason: 'escalation',
@@ -306,7 +309,7 @@ class Work {
       const step = tracked.escalate?.[tracked.escalated ?? 0];
       if (step !== undefined && tracked.ack === undefined) due.push(tracked.firedAt + step.afterMs);
     }
-    return due.length === 0 ? undefined : Math.min(...due);
+    return due.length === 0 ? undefined : due.reduce((a, b) => Math.min(a, b));
   }
 }
 

@@ -42,7 +42,7 @@ export function replayMessages(
     acts: readonly PersonAction[] = [],
   ) => {
     const decision = decide(config, notifier, events, nowMs, acts);
-    muted.push(...decision.muted);
+    for (const event of decision.muted) muted.push(event);
     notifier = decision.state;
     // A due time that is not ahead would tick forever; the next entry's step picks it up.
     dueAt =
