@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { DeployedStack } from '../../../cli/deploy-local/stack';
+import { describeStack } from '../../../cli/deploy-local/summary';
+
+const TOPIC = 'arn:aws:sns:us-east-1:123456789012:Telealert-oncallTopic-ABC';
+const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:Telealert-oncallAlarmTopic-DEF';
+
+const stack: DeployedStack = {
+  name: 'Telealert',
+  status: 'CREATE_COMPLETE',
+  outputs: { TopicArnoncall: TOPIC, AlarmTopicArnoncall: ALARM_TOPIC, TableName: 'state-1' },
+  resources: [
+    { logicalId: 'Fn', type: 'AWS::Lambda::Function', physicalId: 'poller-1' },
+    { logicalId: 'Role', type: 'AWS::IAM::Role', physicalId: 'role-1' },
+    { logicalId: 'Role2', type: 'AWS::IAM::Role', physicalId: 'role-2' },
+    { logicalId: 'Notifier', type: 'AWS::Pipes::Pipe', physicalId: 'pipe-1' },
+  ],
+  notCreated: [{ logicalId: 'CDKMetadata', type: 'AWS::CDK::Metadata' }],
+  functions: [
+    {
+      logicalId: 'Fn',
+      name: 'poller-1',
+      arn: 'arn:aws:lambda:us-east-1:123456789012:function:poller-1',
+      runtime: 'nodejs24.x',
+      architectures: ['arm64'],
+      memoryMb: 256,
+      timeoutS: 55,
+      reservedConcurrency: 1,
+      environment: { TELEALERT_TOPICS: JSON.stringify({ oncall: TOPIC }) },
+      eventInvokeConfig: {
+        maximumRetryAttempts: 0,
+        maximumEventAgeInSeconds: 60,
+        onFailure: 'arn:aws:sqs:us-east-1:123456789012:dead-letters',
+      },
+      schedules: [{ rule: 'schedule-1', expression: 'rate(1 minute)', state: 'ENABLED' }],
+      eventSources: [{ arn: 'arn:aws:sqs:us-east-1:123456789012:samples', batchSize: 1 }],
+    },
+  ],
+  topics: [
+    {
+      logicalId: 'Topic',
+      arn: TOPIC,
+      kmsMasterKeyId: 'key-1',
+      subscriptions: [
+        {
+          arn: `${TOPIC}:1`,
+          protocol: 'sms',
+          endpoint: '+15550100',
+          filterPolicy: { severity: ['warning', 'critical'] },
+          rawMessageDelivery: false,
+        },
+      ],
+    },
+    { logicalId: 'AlarmTopic', arn: ALARM_TOPIC, subscriptions: [] },
+  ],
+  alarms: [
+    {
+      logicalId: 'Alarm',
+      name: 'Telealert-DeadMansSwitch-1',
+      namespace: 'Telealert',
+      metricName: 'PollSucceeded',
+      dimensions: { source: 'live_calls' },
+      statistic: 'Sum',
+      periodS: 60,
+      evaluationPeriods: 3,
+      threshold: 1,
+      comparison: 'LessThanThreshold',
+      alarmActions: [ALARM_TOPIC],
+      okActions: [ALARM_TOPIC],
+    },
+  ],
+  tables: [
+    {
+      logicalId: 'State',
+      name: 'state-1',
+      keys: ['pk (HASH)', 'sk (RANGE)'],
+      billingMode: 'PAY_PER_REQUEST',
+      ttl: { attribute: 'expiresAt', status: 'ENABLED' },
+      pointInTimeRecovery: 'ENABLED',
+      sse: 'ENABLED',
+    },
+  ],
+  queues: [],
+  logGroups: [],
+};
+
+describe('Function: describeStack', () => {
+  const text = describeStack(stack);
+
+  it('shows each function with its runtime, schedule, event source and failure destination', () => {
+    expect(text).toContain(
+      [
+        '  poller-1',
+        '    nodejs24.x, arm64, 256 MB, timeout 55 s, reserved concurrency 1',
+        '    schedule: rate(1 minute) (ENABLED)',
+        '    invoked by: samples (batch 1)',
+        '    async invocations: 0 retries, dropped after 60 s, failures to dead-letters',
+        '    publishes to: oncall',
+      ].join('\n'),
+    );
+  });
+
+  it('names topics by their channel from the outputs and lists subscriptions with their filter policies', () => {
+    expect(text).toContain(
+      '  oncall: Telealert-oncallTopic-ABC (KMS-encrypted)\n    sms +15550100  filter {"severity":["warning","critical"]}',
+    );
+    expect(text).toContain(
+      '  oncall (alarms): Telealert-oncallAlarmTopic-DEF\n    no subscriptions',
+    );
+  });
+
+  it('shows each alarm as metric, condition and the channel it notifies', () => {
+    expect(text).toContain(
+      '  Telealert-DeadMansSwitch-1: Telealert/PollSucceeded (source=live_calls) Sum < 1 for 3 x 60 s -> oncall (alarms)',
+    );
+  });
+
+  it('shows the table settings', () => {
+    expect(text).toContain(
+      '  state-1: keys pk (HASH), sk (RANGE); PAY_PER_REQUEST; TTL expiresAt ENABLED; point-in-time recovery ENABLED; encryption ENABLED',
+    );
+  });
+
+  it('counts resources of other types, new ones included, and names what the simulator did not create', () => {
+    expect(text).toContain('Other resources\n  AWS::IAM::Role x 2\n  AWS::Pipes::Pipe x 1');
+    expect(text).toContain('not created by the simulator\n  AWS::CDK::Metadata (CDKMetadata)');
+  });
+});
