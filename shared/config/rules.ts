@@ -66,8 +66,19 @@ export function readCondition(field: string, kind: FieldKind, input: unknown): C
   }
   const operator = OPERATOR_LIKE.exec(text);
   if (operator === null || typeof input !== 'string') {
-    if (readConditionValue(kind, text) === undefined) return { message: unreadable(kind, text) };
-    return { value: { kind: 'equals', values: [text] } };
+    if (readConditionValue(kind, text) !== undefined) {
+      return { value: { kind: 'equals', values: [text] } };
+    }
+    // `~ 5` on a number, amount, duration or direction: no value of those starts with a
+    // symbol, so it is an operator telealert does not know, not a value it cannot read.
+    const symbol =
+      kind === 'text' || kind === 'time' || kind === 'phone' || kind === 'phones'
+        ? null
+        : SYMBOL_PREFIX.exec(text);
+    if (symbol !== null && typeof input === 'string') {
+      return { message: `unknown operator "${symbol[1]}": ${OPERATOR_LIST}` };
+    }
+    return { message: unreadable(kind, text) };
   }
   const [, opText = '', rest = ''] = operator;
   if (!(OPERATORS as readonly string[]).includes(opText)) return { message: OPERATOR_LIST };
@@ -88,6 +99,8 @@ export function readCondition(field: string, kind: FieldKind, input: unknown): C
  * `≥`, `=>`): a count is a number, so no text value could start that way.
  */
 const COUNT_OPERATOR_LIKE = /^([\p{P}\p{S}]+)\s*(.*)$/su;
+/** The same at the start of a number, amount, duration or direction, but for a sign, `.` or `_`. */
+const SYMBOL_PREFIX = /^((?:(?![-+._])[\p{P}\p{S}])+)\s*\S/u;
 /** The largest count a rule may name: far above the records any poll holds, exact as a number. */
 export const MAX_COUNT = 1_000_000_000;
 

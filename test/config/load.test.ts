@@ -332,6 +332,19 @@ rules: []
     ]);
   });
 
+  it('names an unknown operator on a number, amount or duration field too, but never on text', () => {
+    const payments = (where: string) =>
+      `${MINIMAL}  - name: p\n    source: payments\n    where: { ${where} }\n    notify: [oncall]\n`;
+    expect(errorsOf(payments('amount_paid: "~ 100"'))).toEqual([
+      'telealert.yaml: rules[1].where.amount_paid: unknown operator "~": operator must be one of >, <, >=, <=, <>',
+    ]);
+    expect(errorsOf(payments('age: "≥ 5m"'))).toEqual([
+      'telealert.yaml: rules[1].where.age: unknown operator "≥": operator must be one of >, <, >=, <=, <>',
+    ]);
+    expect(() => parseConfig(payments('amount_paid: "-5"'), 'f.yaml')).not.toThrow();
+    expect(() => parseConfig(payments('status: "~ pending"'), 'f.yaml')).not.toThrow();
+  });
+
   it('bounds a count threshold so it stays an exact number', () => {
     expect(errorsOf(MINIMAL.replace('count: "> 5"', 'count: "> 99999999999999999999"'))).toEqual([
       'telealert.yaml: rules[0].count: 99999999999999999999 is more records than any poll holds: at most 1000000000',
