@@ -118,11 +118,12 @@ function settleRule(
     if (observation === undefined && before !== undefined) {
       // A log keeps an absent payment untouched: only a sighting resolves it. One already seen
       // no longer matching, held only by keepFiring, resolves once that has passed (`step`).
-      if (perRecordLog && forgotten(config, before, nowMs)) {
-        if (isHeld(config, rule, before, nowMs)) {
-          instances.push(before);
-          continue;
-        }
+      // Held past the lookback (`held.ts`), an absent payment goes on as any absent one.
+      if (
+        perRecordLog &&
+        forgotten(config, before, nowMs) &&
+        !isHeld(config, rule, before, nowMs)
+      ) {
         // Never silently: the on-call was told it fires, so they are told it is no longer
         // followed (a rule with `resolved: false` tells no resolutions at all).
         if (before.state === 'firing' && rule.resolved) {

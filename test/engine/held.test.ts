@@ -69,6 +69,19 @@ describe('Function: evaluate, a firing payment older than the lookback', () => {
     expect(later.state.alerts['stuck{id=p1}']?.lastSeenAt).toBe(T0 + 2 * DAY);
   });
 
+  it('resolves it once keepFiring has passed after it was seen settled past the lookback', () => {
+    const cfg = config([
+      { name: 'stuck', source: 'payments', where: { status: 'pending' }, keepFiringMs: 5 * MINUTE },
+    ]);
+    const { state } = firingThenAbsent(cfg, 30);
+    const settled = evaluate(cfg, 'payments', ok(P1_SETTLED), T0 + 2 * DAY, state);
+    expect(settled.notifications).toEqual([]);
+    const passed = evaluate(cfg, 'payments', ok(), T0 + 2 * DAY + 10 * MINUTE, settled.state);
+    expect(passed.notifications.map((n) => `${n.status} ${n.key}`)).toEqual([
+      'resolved stuck{id=p1}',
+    ]);
+  });
+
   it('tells it is no longer tracked, as a resolution with its reason, past the hold', () => {
     const cfg = stuck();
     const { state } = firingThenAbsent(cfg, 30);
