@@ -23,11 +23,11 @@ Usage:
   telealert demo     [--scenario NAME] [--speed X] [--json] [--events] [--stop-after D]
                      (\`npm start\`)
   telealert silence add --match NAME=VALUE [--match ...] (--for D | --until TIME)
-                     --comment TEXT [--by NAME] [--state FILE]
-  telealert silence list [--json] [--state FILE]
-  telealert silence expire ID [--state FILE]
-  telealert ack      KEY | --rule NAME [--by NAME] [--state FILE]
-  telealert alerts   [--rule NAME] [--json] [--state FILE]
+                     --comment TEXT [--by NAME] [--state FILE | --stack NAME]
+  telealert silence list [--json] [--state FILE | --stack NAME]
+  telealert silence expire ID [--state FILE | --stack NAME]
+  telealert ack      KEY | --rule NAME [--by NAME] [--state FILE | --stack NAME]
+  telealert alerts   [--rule NAME] [--json] [--state FILE | --stack NAME]
 
 Options:
   --config F      the rules file (default: telealert.yaml in the working directory)
@@ -55,6 +55,8 @@ Options:
   --comment TEXT  why (shown by silence list)
   --by NAME       who silences or acknowledges (default: the login name)
   --rule NAME     ack: every firing alert of the rule; alerts: only the rule's
+  --stack NAME    silence, ack, alerts: the deployed stack's state (its TableName output),
+                  with your AWS credentials and AWS_REGION
 
 Environment:
   TELEALERT_TOKEN the API bearer token for \`poll\`
@@ -86,6 +88,7 @@ const OPTIONS = {
   comment: { type: 'string' },
   by: { type: 'string' },
   rule: { type: 'string' },
+  stack: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

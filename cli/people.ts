@@ -6,6 +6,7 @@ import type { NotifierState } from '../shared/notifier/types';
 import { NotifierConflictError } from '../shared/ports/errors';
 import { FileStateStore } from '../shared/ports/file';
 import type { NotifierStore } from '../shared/ports/notifier';
+import type { StateStore } from '../shared/ports/types';
 import { parseApiTimestamp, parseOffsetTimestamp } from '../shared/time/zone';
 import { CliError, EXIT, UsageError } from './errors';
 import type { Io } from './io';
@@ -31,16 +32,28 @@ export function actor(options: CliOptions, io: Io): string {
   return by;
 }
 
-/** The local notifier state: the poll state file (`--state`, default `.telealert/state.json`). */
-export function peopleStore(
+/**
+ * Where people's actions go: with `--stack`, the deployed stack's state table (found from its
+ * outputs, written with the user's AWS credentials); otherwise the local poll state file
+ * (`--state`, default `.telealert/state.json`), the notifier's state beside the pollers'.
+ */
+export async function peopleStore(
   options: CliOptions,
   io: Io,
-): {
-  readonly store: NotifierStore & Pick<FileStateStore, 'load'>;
+): Promise<{
+  readonly notifier: NotifierStore;
+  readonly state: StateStore;
   readonly where: string;
-} {
+}> {
+  if (options.stack !== undefined) {
+    if (options.state !== undefined) throw new UsageError('give --stack or --state, not both');
+    // Loaded only here: a local command never loads the AWS SDK.
+    const { deployedStores } = await import('./deployed');
+    return deployedStores(options.stack);
+  }
   const path = resolve(io.cwd, options.state ?? DEFAULT_STATE_FILE);
-  return { store: new FileStateStore(path), where: path };
+  const store = new FileStateStore(path);
+  return { notifier: store, state: store, where: path };
 }
 
 /**

@@ -72,7 +72,8 @@ export function alertRows(
 }
 
 /**
- * `telealert alerts`: what is firing and pending now, from the local poll state (`--state`),
+ * `telealert alerts`: what is firing and pending now, from the local poll state (`--state`) or
+ * the deployed stack's table (`--stack`),
  * with since-when, who acknowledged it and which silence holds it. `--json`: one object a line.
  */
 export async function alertsCommand(options: CliOptions, io: Io): Promise<number> {
@@ -81,13 +82,13 @@ export async function alertsCommand(options: CliOptions, io: Io): Promise<number
     throw new UsageError(`--rule ${options.rule}: no such rule in the rules file`);
   }
   const nowMs = nowOf(io);
-  const { store } = peopleStore(options, io);
+  const stores = await peopleStore(options, io);
   const states: Partial<Record<SourceName, SourceState>> = {};
   for (const source of SOURCES) {
-    const stored = await store.load(source);
+    const stored = await stores.state.load(source);
     if (stored.state !== undefined) states[source] = stored.state;
   }
-  const { state: notifier } = await store.loadNotifier();
+  const { state: notifier } = await stores.notifier.loadNotifier();
   const rows = alertRows(config, states, notifier, nowMs).filter(
     (row) => options.rule === undefined || row.rule === options.rule,
   );

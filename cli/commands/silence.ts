@@ -75,8 +75,8 @@ async function add(options: CliOptions, io: Io): Promise<number> {
     if (error instanceof SilenceError) throw invalid(error);
     throw error;
   }
-  const { store } = peopleStore(options, io);
-  await changeNotifier(store, (state) => ({ state: addSilence(state, silence) }));
+  const { notifier } = await peopleStore(options, io);
+  await changeNotifier(notifier, (state) => ({ state: addSilence(state, silence) }));
   io.stdout(`${silence.id}\n`);
   io.stderr(
     `telealert: silenced ${describeMatchers(silence)} until ${formatInZone(endsAt, config.timezone)}\n`,
@@ -87,8 +87,8 @@ async function add(options: CliOptions, io: Io): Promise<number> {
 async function list(options: CliOptions, io: Io): Promise<number> {
   const { config } = loadUserConfig(options.config, io);
   const nowMs = nowOf(io);
-  const { store } = peopleStore(options, io);
-  const stored = await store.loadNotifier();
+  const { notifier } = await peopleStore(options, io);
+  const stored = await notifier.loadNotifier();
   const silences = (stored.state?.silences ?? []).filter(
     (silence) => silence.endsAt > nowMs - SILENCE_RETENTION_MS,
   );
@@ -135,9 +135,9 @@ async function list(options: CliOptions, io: Io): Promise<number> {
 async function expire(options: CliOptions, io: Io, id: string | undefined): Promise<number> {
   if (id === undefined) throw new UsageError('silence expire needs the silence ID (silence list)');
   const nowMs = nowOf(io);
-  const { store } = peopleStore(options, io);
+  const { notifier } = await peopleStore(options, io);
   try {
-    const { silence } = await changeNotifier(store, (state) => expireSilence(state, id, nowMs));
+    const { silence } = await changeNotifier(notifier, (state) => expireSilence(state, id, nowMs));
     io.stdout(`${silence.id}\n`);
   } catch (error) {
     if (error instanceof SilenceError) throw invalid(error);
@@ -188,10 +188,10 @@ export async function ackCommand(
   loadUserConfig(options.config, io);
   const by = actor(options, io);
   const nowMs = nowOf(io);
-  const { store } = peopleStore(options, io);
+  const { notifier } = await peopleStore(options, io);
   const target = key === undefined ? { rule: options.rule ?? '' } : { key };
   try {
-    const { keys } = await changeNotifier(store, (state) =>
+    const { keys } = await changeNotifier(notifier, (state) =>
       acknowledge(state, target, { by, at: nowMs, via: 'cli' }),
     );
     for (const acked of keys) io.stdout(`${acked}\n`);

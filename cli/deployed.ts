@@ -1,0 +1,59 @@
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { clientOptions } from '../functions/adapters/clients';
+import { DynamoNotifierStore } from '../functions/adapters/dynamodb-notifier';
+import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
+import { CliError, EXIT } from './errors';
+
+/** The stack output naming the state table (`infra/stack.ts`). */
+export const TABLE_OUTPUT = 'TableName';
+
+/** The deployed stack's state, read and written with the user's own AWS credentials. */
+export interface DeployedStores {
+  readonly notifier: DynamoNotifierStore;
+  readonly state: DynamoStateStore;
+  readonly where: string;
+}
+
+/**
+ * Finds the state table of a deployed stack from its outputs (CloudFormation DescribeStacks)
+ * and opens the notifier's and the pollers' stores on it. Credentials, region and endpoint come
+ * from the environment as for the AWS CLI (`AWS_PROFILE`, `AWS_REGION`, ...): no endpoint of
+ * telealert's own is involved.
+ *
+ * @throws CliError (exit 1) when the stack cannot be read or has no table output.
+ */
+export async function deployedStores(stackName: string): Promise<DeployedStores> {
+  const limits = clientOptions({ requestTimeoutMs: 10_000 });
+  const cloudformation = new CloudFormationClient(limits);
+  let tableName: string | undefined;
+  try {
+    const { Stacks = [] } = await cloudformation.send(
+      new DescribeStacksCommand({ StackName: stackName }),
+    );
+    tableName = Stacks[0]?.Outputs?.find(
+      (output) => output.OutputKey === TABLE_OUTPUT,
+    )?.OutputValue;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(
+      `cannot read stack ${stackName} (${reason}); check its name, AWS_REGION and your AWS credentials`,
+      EXIT.failure,
+      { cause: error },
+    );
+  } finally {
+    cloudformation.destroy();
+  }
+  if (tableName === undefined || tableName === '') {
+    throw new CliError(
+      `stack ${stackName} has no ${TABLE_OUTPUT} output: is it a telealert stack? Deploy it with this telealert`,
+      EXIT.failure,
+    );
+  }
+  const client = new DynamoDBClient(limits);
+  return {
+    notifier: new DynamoNotifierStore({ client, tableName }),
+    state: new DynamoStateStore({ client, tableName }),
+    where: `table ${tableName} of stack ${stackName}`,
+  };
+}
