@@ -55,6 +55,14 @@ export function createObserver(logger: Logger, metrics: Metrics, source: SourceN
           // once its state is in the store. A quiet sample writes nothing, but the runner writes
           // at least every 10 minutes, so a store that rejects writes stops it within those.
           if (event.pollOk) metrics.addMetric(METRIC.pollSucceeded, MetricUnit.Count, 1);
+          if (event.ackCallsRefused !== undefined) {
+            // Caller ID can be forged: calls from unknown numbers acknowledge nothing, counted.
+            metrics.addMetric(METRIC.ackCallsRefused, MetricUnit.Count, event.ackCallsRefused);
+            logger.warn('calls to ack.did from numbers in no channel acknowledged nothing', {
+              sample: event.sample,
+              calls: event.ackCallsRefused,
+            });
+          }
           return;
         case 'sent':
           for (const n of event.notifications) {

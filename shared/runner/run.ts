@@ -147,6 +147,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
       written: outcome.written,
       pollOk: poll.ok,
       owed: outcome.notifications.length,
+      ...(outcome.refusedAckCalls > 0 ? { ackCallsRefused: outcome.refusedAckCalls } : {}),
     });
     // An alert with an earlier notification still owed waits behind it: this one is owed too,
     // so a later run sends both, oldest first.

@@ -55,6 +55,8 @@ export type RunEvent =
       readonly pollOk: boolean;
       /** Notifications recorded owed by this commit. */
       readonly owed: number;
+      /** Calls to `ack.did` from numbers in no channel, first seen by this sample. */
+      readonly ackCallsRefused?: number;
     }
   | {
       readonly type: 'sent';

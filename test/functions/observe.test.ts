@@ -44,6 +44,19 @@ describe('Function: createObserver', () => {
     expect(metrics).toMatchObject({ PollSucceeded: 1, RecordsSkipped: 0, PendingPayments: 0 });
   });
 
+  it('counts calls to ack.did from numbers in no channel as AckCallsRefused', () => {
+    const metrics = observe(polled, {
+      type: 'committed',
+      sample: 0,
+      revision: 4,
+      written: true,
+      pollOk: true,
+      owed: 0,
+      ackCallsRefused: 2,
+    });
+    expect(metrics).toMatchObject({ PollSucceeded: 1, AckCallsRefused: 2 });
+  });
+
   it('stops the heartbeat when a successful poll cannot be committed', () => {
     const metrics = observe(polled);
     expect(metrics).not.toHaveProperty('PollSucceeded');
