@@ -423,7 +423,8 @@ function keeping(
     where: inner.where,
     tracked: inner.tracked,
     add(index, matches) {
-      if (matches && !keep(records.createdAtMs(index), records.key(index))) return;
+      // An aggregate's `keep` reads the date only.
+      if (matches && !keep(records.createdAtMs(index), '')) return;
       inner.add(index, matches);
     },
     observations: () => inner.observations(),

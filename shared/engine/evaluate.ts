@@ -44,6 +44,7 @@ function prepareRule(
   rule: RuleConfig,
   previous: readonly AlertInstance[],
   nowMs: number,
+  anyHeld: boolean,
 ): PreparedRule {
   const compiled = compileRule(rule, config.timezone);
   const perRecordLog = rule.source === 'payments' && rule.count === undefined;
@@ -59,13 +60,14 @@ function prepareRule(
     if (perRecordLog && id !== undefined && isHeld(config, rule, instance, nowMs)) held.add(id);
   }
   // An aggregate counts the lookback window: not the held payments' windows fetched beside it
-  // (from its first whole second, as `from_date` asks the API).
+  // (from its first whole second, as `from_date` asks the API). Only polls that asked such
+  // windows check each matching row's date.
   const windowStart = Math.floor(lookbackStart / 1000) * 1000;
   const observed: ObservedRule = rule.count
     ? {
         compiled,
         distinct: rule.source === 'payments',
-        ...(rule.source === 'payments'
+        ...(rule.source === 'payments' && anyHeld
           ? { keep: (createdAtMs: number | undefined) => (createdAtMs ?? nowMs) >= windowStart }
           : {}),
       }
@@ -269,9 +271,14 @@ export function evaluate(
     if (list) list.push(instance);
     else byRule.set(instance.rule, [instance]);
   }
-  const prepared = config.rules
-    .filter((rule) => rule.source === source)
-    .map((rule) => prepareRule(config, rule, byRule.get(rule.name) ?? [], nowMs));
+  const rules = config.rules.filter((rule) => rule.source === source);
+  // Whether the plan asked windows for held payments (`held.ts`), from the same state.
+  const anyHeld = rules.some((rule) =>
+    (byRule.get(rule.name) ?? []).some((instance) => isHeld(config, rule, instance, nowMs)),
+  );
+  const prepared = rules.map((rule) =>
+    prepareRule(config, rule, byRule.get(rule.name) ?? [], nowMs, anyHeld),
+  );
   const observations = observeAll(
     prepared.map((rule) => rule.observed),
     records,
