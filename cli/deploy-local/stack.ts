@@ -4,148 +4,40 @@ import {
   GetTemplateCommand,
   paginateListStackResources,
 } from '@aws-sdk/client-cloudformation';
-import { CloudWatchClient, DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
-import { CloudWatchLogsClient, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
+import { DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import {
   DescribeContinuousBackupsCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
-  DynamoDBClient,
-  ListTablesCommand,
 } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeRuleCommand,
-  EventBridgeClient,
-  ListRulesCommand,
-  ListTargetsByRuleCommand,
-} from '@aws-sdk/client-eventbridge';
+import { DescribeRuleCommand, ListTargetsByRuleCommand } from '@aws-sdk/client-eventbridge';
 import {
   GetFunctionCommand,
   GetFunctionEventInvokeConfigCommand,
-  LambdaClient,
   ListEventSourceMappingsCommand,
-  ListFunctionsCommand,
 } from '@aws-sdk/client-lambda';
 import {
   GetSubscriptionAttributesCommand,
   GetTopicAttributesCommand,
-  ListSubscriptionsCommand,
-  ListTopicsCommand,
   paginateListSubscriptionsByTopic,
-  SNSClient,
 } from '@aws-sdk/client-sns';
-import { GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { Clients } from './clients';
 import { ACCOUNT, REGION } from './moto';
+import type {
+  DeployedAlarm,
+  DeployedFunction,
+  DeployedLogGroup,
+  DeployedQueue,
+  DeployedStack,
+  DeployedSubscription,
+  DeployedTable,
+  DeployedTopic,
+  StackResource,
+} from './types';
 
-/** One resource CloudFormation lists for the stack. */
-export interface StackResource {
-  readonly logicalId: string;
-  readonly type: string;
-  readonly physicalId: string;
-}
-
-export interface DeployedFunction {
-  readonly logicalId: string;
-  readonly name: string;
-  readonly arn: string;
-  readonly runtime?: string;
-  readonly handler?: string;
-  readonly architectures: readonly string[];
-  readonly memoryMb?: number;
-  readonly timeoutS?: number;
-  readonly reservedConcurrency?: number;
-  readonly environment: Readonly<Record<string, string>>;
-  /** Where the deployed code is: the bucket the template names, and the key Lambda reports. */
-  readonly codeBucket?: string;
-  readonly codeKey?: string;
-  readonly eventInvokeConfig?: {
-    readonly maximumRetryAttempts?: number;
-    readonly maximumEventAgeInSeconds?: number;
-    readonly onFailure?: string;
-  };
-  /** The stack's EventBridge rules that target the function. */
-  readonly schedules: readonly {
-    readonly rule: string;
-    readonly expression?: string;
-    readonly state?: string;
-  }[];
-  /** Event sources that invoke it (queues). */
-  readonly eventSources: readonly { readonly arn: string; readonly batchSize?: number }[];
-}
-
-export interface DeployedSubscription {
-  readonly arn: string;
-  readonly protocol: string;
-  readonly endpoint: string;
-  /** The filter policy as SNS holds it (parsed JSON), absent without one. */
-  readonly filterPolicy?: unknown;
-  readonly filterPolicyScope?: string;
-  readonly rawMessageDelivery: boolean;
-}
-
-export interface DeployedTopic {
-  readonly logicalId: string;
-  readonly arn: string;
-  readonly kmsMasterKeyId?: string;
-  readonly policy?: unknown;
-  readonly subscriptions: readonly DeployedSubscription[];
-}
-
-export interface DeployedAlarm {
-  readonly logicalId: string;
-  readonly name: string;
-  readonly description?: string;
-  readonly namespace?: string;
-  readonly metricName?: string;
-  readonly dimensions: Readonly<Record<string, string>>;
-  readonly statistic?: string;
-  readonly periodS?: number;
-  readonly evaluationPeriods?: number;
-  readonly threshold?: number;
-  readonly comparison?: string;
-  readonly treatMissingData?: string;
-  readonly alarmActions: readonly string[];
-  readonly okActions: readonly string[];
-}
-
-export interface DeployedTable {
-  readonly logicalId: string;
-  readonly name: string;
-  readonly keys: readonly string[];
-  readonly billingMode?: string;
-  readonly ttl?: { readonly attribute?: string; readonly status?: string };
-  readonly pointInTimeRecovery?: string;
-  readonly sse?: string;
-}
-
-export interface DeployedLogGroup {
-  readonly logicalId: string;
-  readonly name: string;
-  readonly retentionDays?: number;
-}
-
-export interface DeployedQueue {
-  readonly logicalId: string;
-  readonly url: string;
-  readonly attributes: Readonly<Record<string, string>>;
-}
-
-/** What a deployed stack has, read from the services (never from the template). */
-export interface DeployedStack {
-  readonly name: string;
-  readonly status: string;
-  readonly outputs: Readonly<Record<string, string>>;
-  /** Every resource CloudFormation lists, of any type: the readers below cover some of them. */
-  readonly resources: readonly StackResource[];
-  /** Resource types of the deployed template that CloudFormation did not create (moto skips). */
-  readonly notCreated: readonly { readonly logicalId: string; readonly type: string }[];
-  readonly functions: readonly DeployedFunction[];
-  readonly topics: readonly DeployedTopic[];
-  readonly alarms: readonly DeployedAlarm[];
-  readonly tables: readonly DeployedTable[];
-  readonly queues: readonly DeployedQueue[];
-  readonly logGroups: readonly DeployedLogGroup[];
-}
+export type * from './types';
 
 const parseJson = (text: string | undefined): unknown =>
   text === undefined || text === '' ? undefined : JSON.parse(text);
@@ -162,23 +54,6 @@ function codeBucket(code: unknown): string | undefined {
   if (typeof sub !== 'string') return undefined;
   const pseudo: Record<string, string> = { 'AWS::AccountId': ACCOUNT, 'AWS::Region': REGION };
   return sub.replace(/\$\{([A-Za-z:]+)\}/g, (whole, name: string) => pseudo[name] ?? whole);
-}
-
-/** The clients the readers use; built from the environment (`AWS_ENDPOINT_URL`, region). */
-class Clients {
-  readonly cloudformation = new CloudFormationClient({});
-  readonly lambda = new LambdaClient({});
-  readonly events = new EventBridgeClient({});
-  readonly sns = new SNSClient({});
-  // moto's CloudFormation names a queue by its AWS URL: send to the endpoint, not that host.
-  readonly sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
-  readonly dynamodb = new DynamoDBClient({});
-  readonly cloudwatch = new CloudWatchClient({});
-  readonly logs = new CloudWatchLogsClient({});
-
-  destroy(): void {
-    for (const client of Object.values(this)) (client as { destroy(): void }).destroy();
-  }
 }
 
 /** A stack's outputs by key, or undefined when the stack does not exist. */
@@ -421,49 +296,6 @@ export async function readDeployedStack(name: string): Promise<DeployedStack> {
       tables,
       queues,
       logGroups,
-    };
-  } finally {
-    clients.destroy();
-  }
-}
-
-/**
- * What exists in the account and region, stack or not, of the kinds the stack makes (by name or
- * ARN, sorted): what `cdk destroy` left behind. The bootstrap stack makes none of these kinds.
- */
-export async function accountInventory(): Promise<Record<string, string[]>> {
-  const clients = new Clients();
-  try {
-    const sorted = (names: (string | undefined)[]) =>
-      names.filter((n): n is string => n !== undefined).sort();
-    const [topics, subscriptions, functions, tables, queues, alarms, logGroups, rules] =
-      await Promise.all([
-        clients.sns.send(new ListTopicsCommand({})).then((r) => r.Topics?.map((t) => t.TopicArn)),
-        clients.sns
-          .send(new ListSubscriptionsCommand({}))
-          .then((r) => r.Subscriptions?.map((s) => s.SubscriptionArn)),
-        clients.lambda
-          .send(new ListFunctionsCommand({}))
-          .then((r) => r.Functions?.map((f) => f.FunctionName)),
-        clients.dynamodb.send(new ListTablesCommand({})).then((r) => r.TableNames),
-        clients.sqs.send(new ListQueuesCommand({})).then((r) => r.QueueUrls),
-        clients.cloudwatch
-          .send(new DescribeAlarmsCommand({}))
-          .then((r) => r.MetricAlarms?.map((a) => a.AlarmName)),
-        clients.logs
-          .send(new DescribeLogGroupsCommand({}))
-          .then((r) => r.logGroups?.map((g) => g.logGroupName)),
-        clients.events.send(new ListRulesCommand({})).then((r) => r.Rules?.map((x) => x.Name)),
-      ]);
-    return {
-      topics: sorted(topics ?? []),
-      subscriptions: sorted(subscriptions ?? []),
-      functions: sorted(functions ?? []),
-      tables: sorted(tables ?? []),
-      queues: sorted(queues ?? []),
-      alarms: sorted(alarms ?? []),
-      logGroups: sorted(logGroups ?? []),
-      rules: sorted(rules ?? []),
     };
   } finally {
     clients.destroy();

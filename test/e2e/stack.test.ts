@@ -6,12 +6,13 @@ import type { Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeployedHandler } from '../../cli/deploy-local/handlers';
 import { scheduledEvent } from '../../cli/deploy-local/handlers';
+import { accountInventory } from '../../cli/deploy-local/inventory';
 import {
   type Listener,
   type Listeners,
   listenToSubscriptions,
 } from '../../cli/deploy-local/listen';
-import { accountInventory, type DeployedStack } from '../../cli/deploy-local/stack';
+import type { DeployedStack } from '../../cli/deploy-local/stack';
 import { EMBEDDED_CONFIG_FILE, embedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
 import { ManualClock } from '../../simulator/clock';
