@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-sns';
 import { notificationJson } from '../../shared/engine/json';
 import type { Notification } from '../../shared/engine/types';
+import type { SmsAttribute } from '../../shared/messages/sms-attributes';
 import type { PartialDelivery, Publisher, PublishOutcome } from '../../shared/ports/types';
 
 /** `PublishBatch` takes at most this many entries. */
@@ -34,6 +35,16 @@ export interface SnsPublisherOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Told about every entry that could not be delivered, for logs and metrics. */
   readonly onFailure?: (failure: PublishFailure) => void;
+  /**
+   * Channels with SMS subscribers and the SMS attributes their publishes carry (`smsAttributes`
+   * of the rules file's `sms` block). Other channels' publishes go without them: an SQS
+   * subscriber with raw delivery would get them as message attributes, which SQS caps at 10.
+   * @default no channel
+   */
+  readonly sms?: {
+    readonly channels: ReadonlySet<string>;
+    readonly attributes: Readonly<Record<string, SmsAttribute>>;
+  };
 }
 
 export interface PublishFailure {
@@ -78,10 +89,12 @@ export class SnsPublisher implements Publisher {
       this.#options.onFailure?.(failure);
     };
     const pending: Entry[] = [];
+    const sms = this.#options.sms;
     for (const notification of notifications) {
-      const message = fittedMessage(notification);
-      const bytes = message === undefined ? 0 : messageBytes(message);
+      const plain = lazyMessage(notification, {});
+      const withSms = lazyMessage(notification, sms?.attributes ?? {});
       for (const channel of notification.channels) {
+        const { message, bytes } = sms?.channels.has(channel) ? withSms() : plain();
         const topicArn = this.#options.topics[channel];
         if (topicArn === undefined) {
           fail({
@@ -187,19 +200,37 @@ function batches(entries: readonly Entry[]): Entry[][] {
   return cut;
 }
 
+/** The fitted message and its size, made on first use (most notifications need one kind). */
+function lazyMessage(
+  notification: Notification,
+  extra: Readonly<Record<string, MessageAttributeValue>>,
+): () => { message: Message | undefined; bytes: number } {
+  let made: { message: Message | undefined; bytes: number } | undefined;
+  return () => {
+    if (made === undefined) {
+      const message = fittedMessage(notification, extra);
+      made = { message, bytes: message === undefined ? 0 : messageBytes(message) };
+    }
+    return made;
+  };
+}
+
 /**
  * The message for a notification, its `text` shortened when the whole would be over the SNS
  * limit: cut on a code-point boundary and ended with a line saying so, everything else kept.
  * Undefined when even an empty text would not fit.
  */
-function fittedMessage(notification: Notification): Message | undefined {
-  const whole = toMessage(notification);
+function fittedMessage(
+  notification: Notification,
+  extra: Readonly<Record<string, MessageAttributeValue>>,
+): Message | undefined {
+  const whole = toMessage(notification, extra);
   if (messageBytes(whole) <= MAX_BYTES) return whole;
   const chars = Array.from(notification.text);
   const note = (kept: number) =>
     `\n\n[shortened to fit an SNS message: ${kept} of ${chars.length} characters]`;
   const shortened = (kept: number) =>
-    toMessage({ ...notification, text: chars.slice(0, kept).join('') + note(kept) });
+    toMessage({ ...notification, text: chars.slice(0, kept).join('') + note(kept) }, extra);
   const fits = (kept: number) => messageBytes(shortened(kept)) <= MAX_BYTES;
   if (!fits(0)) return undefined;
   // The text is in the body three times and escaped once or twice, so bytes per character vary:
@@ -227,7 +258,10 @@ function messageBytes(message: Message): number {
   return bytes;
 }
 
-function toMessage(n: Notification): Message {
+function toMessage(
+  n: Notification,
+  extra: Readonly<Record<string, MessageAttributeValue>>,
+): Message {
   const json = notificationJson(n);
   const attribute = (value: string): MessageAttributeValue => ({
     DataType: 'String',
@@ -242,6 +276,7 @@ function toMessage(n: Notification): Message {
       severity: attribute(n.severity),
       status: attribute(n.status),
       source: attribute(n.source),
+      ...extra,
     },
   };
 }

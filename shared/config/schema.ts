@@ -207,6 +207,7 @@ export const topLevelSchema = z.strictObject({
   channels: z.optional(z.unknown()),
   rules: z.optional(z.unknown()),
   ack: z.optional(z.unknown()),
+  sms: z.optional(z.unknown()),
 });
 
 export const apiSchema = z.strictObject({

@@ -131,6 +131,32 @@ export interface RuleConfig {
   readonly escalate?: readonly EscalationStep[];
 }
 
+/** `AWS.SNS.SMS.SMSType`: how SNS routes and prices an SMS. */
+export const SMS_TYPES = ['Transactional', 'Promotional'] as const;
+export type SmsType = (typeof SMS_TYPES)[number];
+
+/** India's DLT registration (contract section 7): every SMS is this template, filled. */
+export interface DltConfig {
+  /** The Principal Entity id DLT issued (a digit string). */
+  readonly entityId: string;
+  /** The content template's id DLT issued (a digit string). */
+  readonly templateId: string;
+  /** The registered text, with `{#var#}` slots. */
+  readonly template: string;
+}
+
+/** The `sms` block (contract section 7). */
+export interface SmsConfig {
+  /** @default Transactional */
+  readonly type: SmsType;
+  readonly senderId?: string;
+  /** The account's SNS SMS spend limit; an alarm at 80% of it. @default 1 (a new account's) */
+  readonly monthlyBudgetUsd: number;
+  readonly dlt?: DltConfig;
+  /** Create the IAM role SNS needs to log SMS deliveries (an account-wide setting). @default false */
+  readonly deliveryStatusLogging: boolean;
+}
+
 export interface Config {
   /** IANA zone of the API's offset-less timestamps. @default Asia/Kolkata */
   readonly timezone: string;
@@ -141,4 +167,6 @@ export interface Config {
   readonly rules: readonly RuleConfig[];
   /** Absent: no acknowledgement by call. */
   readonly ack?: AckConfig;
+  /** Always filled by validation; absent in hand-built configs, meaning every default. */
+  readonly sms?: SmsConfig;
 }

@@ -21,6 +21,7 @@ import {
   sourcesSchema,
   topLevelSchema,
 } from './schema';
+import { readSms } from './sms';
 import type { AckConfig, ChannelConfig, Config, RuleConfig } from './types';
 
 /*
@@ -256,8 +257,9 @@ export function validateConfig(raw: unknown, fileName: string): Config {
   });
   const rules = readRules(raw.rules, channelNames, issues, payments?.lookback);
   const ack = readAck(raw.ack, rules, issues);
+  const sms = readSms(raw.sms, issues);
 
-  if (issues.length > 0 || !api || !liveCalls || !payments || !health || !zone.ok) {
+  if (issues.length > 0 || !api || !liveCalls || !payments || !health || !zone.ok || !sms) {
     throw new ConfigError(fileName, issues);
   }
   return deepFreeze({
@@ -271,6 +273,7 @@ export function validateConfig(raw: unknown, fileName: string): Config {
     channels,
     rules,
     ...(ack === undefined ? {} : { ack }),
+    sms,
   });
 }
 

@@ -1,4 +1,5 @@
 import { clip, toAscii } from './ascii';
+import { fillDltTemplate } from './dlt';
 import { isLimitAlert, limitValue } from './limit';
 import { fitSms, oneLine } from './sms';
 import { renderText } from './story';
@@ -43,11 +44,22 @@ export function renderMessage(input: MessageInput): RenderedMessage {
       ? undefined
       : oneLine(renderTemplate(summaryTemplate, templateValues(input)));
   const facts = [valuePart(input), identity(input)].filter((part) => part !== '').join('; ');
-  const sms = fitSms(
-    [`${status} ${input.ruleName}: ${facts}`, summary, input.severity]
-      .filter((part) => part !== undefined && part !== '')
-      .join('; '),
-  );
+  const dlt = input.config.sms?.dlt;
+  // With DLT the registered template is the message: the facts fill its slots, most important first.
+  const sms =
+    dlt === undefined
+      ? fitSms(
+          [`${status} ${input.ruleName}: ${facts}`, summary, input.severity]
+            .filter((part) => part !== undefined && part !== '')
+            .join('; '),
+        )
+      : fillDltTemplate(dlt.template, [
+          `${status} ${input.ruleName}`,
+          valuePart(input),
+          identity(input),
+          summary ?? '',
+          input.severity,
+        ]);
   const subject = clip(
     toAscii(`[${input.severity.toUpperCase()}] ${status} ${input.ruleName}: ${summary ?? facts}`),
     SUBJECT_MAX,

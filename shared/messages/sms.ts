@@ -15,7 +15,8 @@ export function oneLine(text: string): string {
 /** Printable ASCII only: every character is a grapheme of its own. */
 export const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-function graphemes(text: string): string[] {
+/** `text` split into grapheme clusters (what a reader sees as one character). */
+export function graphemes(text: string): string[] {
   // The segmenter costs about a millisecond a message; 10,000 first notifications add up.
   if (PRINTABLE_ASCII.test(text)) return text.split('');
   segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });

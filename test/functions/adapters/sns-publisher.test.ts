@@ -101,6 +101,35 @@ describe('Class: SnsPublisher', () => {
     ).toEqual([TOPICS.finance, TOPICS.oncall]);
   });
 
+  it('adds the SMS attributes to the publishes of channels with SMS subscribers only', async () => {
+    sns.on(PublishBatchCommand).resolves({ Failed: [] });
+    const attributes = {
+      'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: 'Transactional' },
+      'AWS.MM.SMS.EntityId': { DataType: 'String', StringValue: '1101234567890123456' },
+    } as const;
+    const withSms = new SnsPublisher({
+      client: new SNSClient({ region: 'us-east-1' }),
+      topics: TOPICS,
+      sleep: noSleep,
+      sms: { channels: new Set(['oncall']), attributes },
+    });
+    await withSms.publish([sampleNotification({ channels: ['oncall', 'finance'] })]);
+    const byTopic = Object.fromEntries(
+      inputs().map((i) => [i.TopicArn, i.PublishBatchRequestEntries?.[0]?.MessageAttributes]),
+    );
+    expect(byTopic[TOPICS.oncall]).toMatchObject(attributes);
+    expect(byTopic[TOPICS.oncall]?.severity).toEqual({
+      DataType: 'String',
+      StringValue: 'critical',
+    });
+    expect(Object.keys(byTopic[TOPICS.finance] ?? {}).sort()).toEqual([
+      'rule',
+      'severity',
+      'source',
+      'status',
+    ]);
+  });
+
   it('reports a notification only one of its topics took as owed to the other channel', async () => {
     sns
       .on(PublishBatchCommand)

@@ -1,0 +1,44 @@
+import type { SmsConfig } from '../config/types';
+
+/** A message attribute as SNS takes it (`MessageAttributeValue`), without the SDK's type. */
+export interface SmsAttribute {
+  readonly DataType: 'String';
+  readonly StringValue: string;
+}
+
+/**
+ * The SNS message attributes that carry the `sms` block to SMS subscribers (contract section
+ * 7). SNS reads them on a topic publish as on a direct one and ignores them for other protocols.
+ */
+export const SMS_ATTRIBUTE_NAMES = {
+  type: 'AWS.SNS.SMS.SMSType',
+  senderId: 'AWS.SNS.SMS.SenderID',
+  entityId: 'AWS.MM.SMS.EntityId',
+  templateId: 'AWS.MM.SMS.TemplateId',
+} as const;
+
+const DEFAULT_SMS: SmsConfig = {
+  type: 'Transactional',
+  monthlyBudgetUsd: 1,
+  deliveryStatusLogging: false,
+};
+
+/**
+ * The attributes for every publish that reaches SMS subscribers: the SMS type always
+ * (Transactional unless the rules file says Promotional), the sender ID when there is one, and
+ * with `dlt` the entity and template ids India's carriers check the message against.
+ */
+export function smsAttributes(sms: SmsConfig | undefined): Readonly<Record<string, SmsAttribute>> {
+  const { type, senderId, dlt } = sms ?? DEFAULT_SMS;
+  const attribute = (value: string): SmsAttribute => ({ DataType: 'String', StringValue: value });
+  return {
+    [SMS_ATTRIBUTE_NAMES.type]: attribute(type),
+    ...(senderId !== undefined ? { [SMS_ATTRIBUTE_NAMES.senderId]: attribute(senderId) } : {}),
+    ...(dlt !== undefined
+      ? {
+          [SMS_ATTRIBUTE_NAMES.entityId]: attribute(dlt.entityId),
+          [SMS_ATTRIBUTE_NAMES.templateId]: attribute(dlt.templateId),
+        }
+      : {}),
+  };
+}
