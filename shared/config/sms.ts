@@ -15,7 +15,6 @@ const smsKeys = z.strictObject({
   senderId: z.optional(z.unknown()),
   monthlyBudgetUsd: z.optional(z.unknown()),
   dlt: z.optional(z.unknown()),
-  deliveryStatusLogging: z.optional(z.unknown()),
 });
 
 const dltKeys = z.strictObject({
@@ -25,14 +24,17 @@ const dltKeys = z.strictObject({
 });
 
 /**
- * AWS: a sender ID is up to 11 letters and digits, at least one of them a letter, no spaces
- * (SNS `AWS.SNS.SMS.SenderID`; End User Messaging "Sender IDs").
+ * AWS (SNS developer guide, `AWS.SNS.SMS.SenderID`): 3 to 11 letters, digits or hyphens,
+ * at least one letter, no spaces.
  */
-const SENDER_ID = /^(?=.*[A-Za-z])[A-Za-z0-9]{1,11}$/;
+const SENDER_ID = /^(?=.*[A-Za-z])[A-Za-z0-9-]{3,11}$/;
 /** India: a DLT header for service and transactional SMS is exactly six letters. */
 const DLT_HEADER = /^[A-Za-z]{6}$/;
-/** DLT issues entity and template ids as long digit strings (19 digits, as issued today). */
-const DLT_ID = /^\d{10,30}$/;
+/**
+ * DLT issues entity and template ids as digit strings (19 digits today); AWS takes ids of up
+ * to 50 characters.
+ */
+const DLT_ID = /^\d{10,50}$/;
 /** A sanity bound: SNS's own spend limit is raised by a support case, far below this. */
 const MAX_BUDGET_USD = 1_000_000;
 
@@ -96,8 +98,7 @@ function readDlt(raw: unknown, issues: ConfigIssue[]): DltConfig | undefined {
  * `issues` and returns undefined when there is any.
  */
 export function readSms(raw: unknown, issues: ConfigIssue[]): SmsConfig | undefined {
-  if (raw === undefined)
-    return { type: 'Transactional', monthlyBudgetUsd: 1, deliveryStatusLogging: false };
+  if (raw === undefined) return { type: 'Transactional', monthlyBudgetUsd: 1 };
   if (!isRecord(raw)) {
     issues.push({
       path: 'sms',
@@ -126,11 +127,6 @@ export function readSms(raw: unknown, issues: ConfigIssue[]): SmsConfig | undefi
     });
   }
 
-  const logging = raw.deliveryStatusLogging ?? false;
-  if (typeof logging !== 'boolean') {
-    issues.push({ path: 'sms.deliveryStatusLogging', message: 'must be true or false' });
-  }
-
   const dlt = raw.dlt === undefined ? undefined : readDlt(raw.dlt, issues);
 
   let senderId: string | undefined;
@@ -139,7 +135,7 @@ export function readSms(raw: unknown, issues: ConfigIssue[]): SmsConfig | undefi
     if (text === undefined || !SENDER_ID.test(text)) {
       issues.push({
         path: 'sms.senderId',
-        message: `${JSON.stringify(raw.senderId)} is not a sender ID: 1 to 11 letters and digits, at least one a letter, no spaces`,
+        message: `${JSON.stringify(raw.senderId)} is not a sender ID: 3 to 11 letters, digits or hyphens, at least one a letter, no spaces`,
       });
     } else if (raw.dlt !== undefined && !DLT_HEADER.test(text)) {
       issues.push({
@@ -161,7 +157,6 @@ export function readSms(raw: unknown, issues: ConfigIssue[]): SmsConfig | undefi
     ...(senderId !== undefined ? { senderId } : {}),
     monthlyBudgetUsd: budget as number,
     ...(dlt !== undefined ? { dlt } : {}),
-    deliveryStatusLogging: logging as boolean,
   };
 }
 

@@ -153,8 +153,6 @@ export interface SmsConfig {
   /** The account's SNS SMS spend limit; an alarm at 80% of it. @default 1 (a new account's) */
   readonly monthlyBudgetUsd: number;
   readonly dlt?: DltConfig;
-  /** Create the IAM role SNS needs to log SMS deliveries (an account-wide setting). @default false */
-  readonly deliveryStatusLogging: boolean;
 }
 
 export interface Config {

@@ -22,6 +22,9 @@ export function dltTemplateProblem(template: string): string | undefined {
     return `has no ${DLT_SLOT} slot, so no alert fits in it: register a template with at least one`;
   }
   const constant = parts.join('');
+  if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(constant)) {
+    return 'has a line break or control character: telealert sends every SMS as one line';
+  }
   const stray = /\{#[^{}]*#\}/.exec(constant);
   if (stray) {
     return `has ${stray[0]}: telealert fills only ${DLT_SLOT} slots, DLT's variable, written exactly so`;

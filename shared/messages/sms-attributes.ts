@@ -17,11 +17,7 @@ export const SMS_ATTRIBUTE_NAMES = {
   templateId: 'AWS.MM.SMS.TemplateId',
 } as const;
 
-const DEFAULT_SMS: SmsConfig = {
-  type: 'Transactional',
-  monthlyBudgetUsd: 1,
-  deliveryStatusLogging: false,
-};
+const DEFAULT_SMS: SmsConfig = { type: 'Transactional', monthlyBudgetUsd: 1 };
 
 /**
  * The attributes for every publish that reaches SMS subscribers: the SMS type always

@@ -42,11 +42,10 @@ function withSms(block: string): string {
 }
 
 describe('Function: parseConfig, the sms block', () => {
-  it('fills the defaults when there is no sms block: Transactional, USD 1, no logging', () => {
+  it('fills the defaults when there is no sms block: Transactional, USD 1', () => {
     expect(parseConfig(MINIMAL, 'telealert.yaml').sms).toEqual({
       type: 'Transactional',
       monthlyBudgetUsd: 1,
-      deliveryStatusLogging: false,
     });
   });
 
@@ -55,7 +54,6 @@ describe('Function: parseConfig, the sms block', () => {
       type: 'Transactional',
       senderId: 'TLALRT',
       monthlyBudgetUsd: 20,
-      deliveryStatusLogging: false,
       dlt: {
         entityId: '1101234567890123456',
         templateId: '1107123456789012345',
@@ -90,12 +88,14 @@ describe('Function: parseConfig, the sms block', () => {
   });
 
   it('refuses a sender ID AWS would refuse: too long, no letter, a space', () => {
-    for (const senderId of ['TELEALERTSMS', '123456', 'TL ALRT']) {
+    for (const senderId of ['TELEALERTSMS', '123456', 'TL ALRT', 'TL']) {
       expect(errorsOf(withSms(`senderId: "${senderId}"`))).toEqual([
-        `telealert.yaml: sms.senderId: "${senderId}" is not a sender ID: 1 to 11 letters and digits, at least one a letter, no spaces`,
+        `telealert.yaml: sms.senderId: "${senderId}" is not a sender ID: 3 to 11 letters, digits or hyphens, at least one a letter, no spaces`,
       ]);
     }
-    expect(parseConfig(withSms('senderId: Telealert1'), 'f.yaml').sms?.senderId).toBe('Telealert1');
+    expect(parseConfig(withSms('senderId: Tele-Alert1'), 'f.yaml').sms?.senderId).toBe(
+      'Tele-Alert1',
+    );
   });
 
   it('wants the 6-letter DLT header as sender ID with dlt', () => {
@@ -107,20 +107,18 @@ describe('Function: parseConfig, the sms block', () => {
     ]);
   });
 
-  it('reports type, budget, logging and unknown keys together', () => {
+  it('reports type, budget and unknown keys together', () => {
     expect(
       errorsOf(
         withSms(`
 type: transactional
 monthlyBudgetUsd: 0
-deliveryStatusLogging: yes please
 senderID: TLALRT`),
       ),
     ).toEqual([
       'telealert.yaml: sms.senderID: unknown key; did you mean "senderId"?',
       'telealert.yaml: sms.type: must be one of Transactional, Promotional',
       "telealert.yaml: sms.monthlyBudgetUsd: must be a number of US dollars above 0: the account's SNS SMS spend limit",
-      'telealert.yaml: sms.deliveryStatusLogging: must be true or false',
     ]);
   });
 });

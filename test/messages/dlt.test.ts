@@ -58,6 +58,10 @@ describe('Function: dltTemplateProblem', () => {
     expect(dltTemplateProblem('alert {#VAR#} and {#var#}')).toMatch(/has \{#VAR#\}/);
   });
 
+  it('refuses a template of several lines, since every SMS is sent as one', () => {
+    expect(dltTemplateProblem('alert {#var#}\n-TLALRT')).toMatch(/line break/);
+  });
+
   it('refuses fixed text that leaves no room in one GSM-7 segment', () => {
     expect(dltTemplateProblem(`${'a'.repeat(140)} {#var#}`)).toMatch(
       /141 characters of fixed text .* GSM-7 holds 160/,
@@ -150,7 +154,6 @@ describe('Function: renderMessage with a DLT template', () => {
         type: 'Transactional',
         senderId: 'TLALRT',
         monthlyBudgetUsd: 1,
-        deliveryStatusLogging: false,
         dlt: { entityId: '1101234567890123456', templateId: '1107123456789012345', template },
       },
     },
