@@ -7,10 +7,19 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { SourceName } from '../shared/config/types';
-import { METRIC_NAMES, sourceMetric } from './metrics';
+import { METRIC_NAMES, smsSpendMetric, smsSpendThreshold, sourceMetric } from './metrics';
+
+/** What SMS alarms watch: the account's spend and the channels that send SMS. */
+export interface SmsMonitoringProps {
+  /** `sms.monthlyBudgetUsd`: the spend alarm fires at 80% of it. */
+  readonly monthlyBudgetUsd: number;
+  /** The topics of the channels with SMS subscribers, by channel name. */
+  readonly topics: Readonly<Record<string, ITopic>>;
+}
 
 export interface SelfMonitoringProps {
   /** The pollers to watch, with each source's period. */
@@ -24,9 +33,13 @@ export interface SelfMonitoringProps {
   readonly deadMansSwitchPeriods: number;
   /** Where alarm and OK notifications go: the topics of `health.notify`. */
   readonly actions: readonly IAlarmAction[];
+  /** Watch SMS spend and failed deliveries. @default no SMS alarms (no channel sends SMS) */
+  readonly sms?: SmsMonitoringProps;
 }
 
 const FUNCTION_ALARM_PERIOD = Duration.minutes(5);
+/** SNS pushes its metrics to CloudWatch every five minutes. */
+const SMS_ALARM_PERIOD = Duration.minutes(5);
 
 /**
  * Alarms that say telealert itself stopped working, sent to the on-call channels on ALARM and
@@ -36,6 +49,9 @@ const FUNCTION_ALARM_PERIOD = Duration.minutes(5);
  * - `<source> errors` / `<source> throttles`: the Lambda failed or a run was refused because
  *   the previous one was still going.
  * - `dead letters`: a failed run's event is waiting in the dead-letter queue.
+ * - `SMS spend`: the account's SMS spend this month passed 80% of `sms.monthlyBudgetUsd`;
+ *   past the limit SNS stops sending SMS within minutes and tells the publisher nothing.
+ * - `SMS failed <channel>`: SNS gave up delivering some of the channel's notifications.
  */
 export class SelfMonitoring extends Construct {
   readonly alarms: Alarm[] = [];
@@ -81,9 +97,36 @@ export class SelfMonitoring extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    if (props.sms) this.addSmsAlarms(props.sms);
     for (const alarm of this.alarms) {
       alarm.addAlarmAction(...props.actions);
       alarm.addOkAction(...props.actions);
+    }
+  }
+
+  private addSmsAlarms({ monthlyBudgetUsd, topics }: SmsMonitoringProps): void {
+    const threshold = smsSpendThreshold(monthlyBudgetUsd);
+    this.add('SmsSpend', {
+      description: `telealert: SMS spend this month reached USD ${threshold}, 80% of sms.monthlyBudgetUsd (USD ${monthlyBudgetUsd}). At the account's SNS spend limit SNS stops sending SMS within minutes, with no error to telealert: raise the limit (SNS console, Text messaging preferences; a Support case above the quota) and sms.monthlyBudgetUsd with it.`,
+      metric: smsSpendMetric(SMS_ALARM_PERIOD),
+      threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      // SNS reports the spend when it has something to report: a quiet hour keeps the state.
+      treatMissingData: TreatMissingData.IGNORE,
+    });
+    for (const [channel, topic] of Object.entries(topics)) {
+      this.add(`SmsFailed-${channel}`, {
+        description: `telealert ${channel}: SNS failed to deliver notifications of this channel (an SMS the carrier refused, a DLT template or header mismatch, an opted-out number, or an email bounce). SMS delivery status logs give the reason.`,
+        metric: topic.metricNumberOfNotificationsFailed({
+          period: SMS_ALARM_PERIOD,
+          statistic: 'Sum',
+        }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
     }
   }
 

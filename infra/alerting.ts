@@ -11,6 +11,7 @@ import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { loadConfigFile } from '../shared/config/load';
+import { smsChannelNames } from '../shared/config/sms';
 import type { Config, SourceName } from '../shared/config/types';
 import { SelfMonitoring } from './alarms';
 import { TelealertDashboard } from './dashboard';
@@ -205,16 +206,26 @@ export class TelealertAlerting extends Construct {
       return topic;
     });
     allowCloudWatchAlarms(this.key, onCall);
+    const smsChannels = smsChannelNames(this.config);
+    const sms =
+      smsChannels.length === 0
+        ? undefined
+        : {
+            monthlyBudgetUsd: this.config.sms?.monthlyBudgetUsd ?? 1,
+            topics: Object.fromEntries(smsChannels.map((name) => [name, topics[name] as Topic])),
+          };
     this.monitoring = new SelfMonitoring(this, 'Monitoring', {
       pollers: watched,
       deadLetterQueue: this.deadLetterQueue,
       deadMansSwitchPeriods: this.config.health.after,
       actions: onCall.map((topic) => new SnsAction(topic)),
+      sms,
     });
     this.dashboard = new TelealertDashboard(this, 'Dashboard', {
       pollers: watched,
       deadLetterQueue: this.deadLetterQueue,
       sampleQueue: pollers.live_calls?.sampleQueue !== undefined,
+      sms,
     });
   }
 }

@@ -7,6 +7,7 @@ import {
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { SourceName } from '../shared/config/types';
@@ -15,6 +16,9 @@ import {
   METRIC_NAMES,
   type MetricName,
   searchMetric,
+  smsSpendMetric,
+  smsSpendThreshold,
+  smsSuccessRateMetric,
   sourceMetric,
 } from './metrics';
 
@@ -23,6 +27,11 @@ export interface TelealertDashboardProps {
   readonly deadLetterQueue: IQueue;
   /** The live calls poller queues its later samples: graph how that goes. @default false */
   readonly sampleQueue?: boolean;
+  /** Graph SMS spend against the budget and failed deliveries. @default no SMS graph */
+  readonly sms?: {
+    readonly monthlyBudgetUsd: number;
+    readonly topics: Readonly<Record<string, ITopic>>;
+  };
 }
 
 const WIDTH = 12;
@@ -105,6 +114,35 @@ export class TelealertDashboard extends Construct {
         [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'dead letters' })],
       ),
     );
+    if (props.sms) {
+      const fiveMinutes = Duration.minutes(5);
+      widgets.push(
+        new GraphWidget({
+          title: 'SMS spend this month (USD)',
+          left: [smsSpendMetric(fiveMinutes, 'spent')],
+          leftAnnotations: [
+            { value: props.sms.monthlyBudgetUsd, label: 'sms.monthlyBudgetUsd' },
+            {
+              value: smsSpendThreshold(props.sms.monthlyBudgetUsd),
+              label: 'alarm',
+            },
+          ],
+          width: WIDTH,
+          height: HEIGHT,
+        }),
+        graph(
+          'SMS deliveries',
+          Object.entries(props.sms.topics).map(([channel, topic]) =>
+            topic.metricNumberOfNotificationsFailed({
+              period: fiveMinutes,
+              statistic: 'Sum',
+              label: `failed ${channel}`,
+            }),
+          ),
+          [smsSuccessRateMetric(fiveMinutes)],
+        ),
+      );
+    }
     this.dashboard = new Dashboard(this, 'Dashboard');
     this.dashboard.addWidgets(
       new TextWidget({

@@ -439,7 +439,8 @@ describe('Construct: TelealertAlerting', () => {
     });
 
     it('alarms on function errors and throttles and on a non-empty dead-letter queue', () => {
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+      // 7, and SMS spend and failed deliveries: the shipped oncall channel has an SMS subscriber.
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
       for (const metric of ['Errors', 'Throttles']) {
         for (const source of ['live_calls', 'payments'] as const) {
           template.hasResourceProperties('AWS::CloudWatch::Alarm', {
