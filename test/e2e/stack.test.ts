@@ -86,9 +86,25 @@ function listener(channel: string, protocol: string, endpoint: string): Listener
   return found;
 }
 
+/** Every message each subscriber has been sent so far, by `channel protocol:endpoint`. */
+const seen = new Map<string, Message[]>();
+
 /** `rule:status:labels:severity` of each message a channel's subscriber would have been sent. */
 async function received(channel: string, protocol: string, endpoint: string): Promise<string[]> {
-  return (await listeners.drain(listener(channel, protocol, endpoint))).map(brief).sort();
+  const messages = await listeners.drain(listener(channel, protocol, endpoint));
+  const name = `${channel} ${protocol}:${endpoint}`;
+  seen.set(name, [...(seen.get(name) ?? []), ...messages]);
+  return messages.map(brief).sort();
+}
+
+/** A message's attributes as name -> string value. */
+function attributesOf(message: Message): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+      name,
+      value.StringValue,
+    ]),
+  );
 }
 
 function brief(message: Message): string {
@@ -232,6 +248,31 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     }
   });
 
+  it('alarms on SMS spend at 80% of sms.monthlyBudgetUsd and on failed deliveries of each SMS channel', () => {
+    const alarmTopic = stack().outputs.AlarmTopicArnmanagers;
+    const spend = stack().alarms.filter((a) => a.metricName === 'SMSMonthToDateSpentUSD');
+    expect(spend).toMatchObject([
+      {
+        namespace: 'AWS/SNS',
+        dimensions: {},
+        statistic: 'Maximum',
+        threshold: 4,
+        comparison: 'GreaterThanOrEqualToThreshold',
+        alarmActions: [alarmTopic],
+        okActions: [alarmTopic],
+      },
+    ]);
+    const failed = stack().alarms.filter((a) => a.metricName === 'NumberOfNotificationsFailed');
+    const topicName = (channel: string) => stack().outputs[`TopicArn${channel}`]?.split(':').pop();
+    expect(failed.map((a) => a.dimensions.TopicName).sort()).toEqual(
+      [topicName('managers'), topicName('oncall')].sort(),
+    );
+    for (const alarm of failed) {
+      expect(alarm).toMatchObject({ namespace: 'AWS/SNS', statistic: 'Sum', threshold: 1 });
+      expect(alarm.alarmActions).toEqual([alarmTopic]);
+    }
+  });
+
   it('delivers firing alerts to every subscriber of their channels, per minSeverity', async () => {
     at(30_000);
     expect(await invoke('live_calls')).toMatchObject({ samples: 1, sent: 2, failures: 0 });
@@ -262,6 +303,39 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     expect(await received('managers', 'sms', '+15550101')).toEqual(critical);
     expect(await received('managers', 'email', 'managers@example.com')).toEqual(critical);
     expect(await received('finance', 'email', 'finance@example.com')).toEqual([]);
+  });
+
+  it('sends the SMS attributes and the filled DLT template to channels with SMS subscribers only', () => {
+    const sms = {
+      'AWS.SNS.SMS.SMSType': 'Transactional',
+      'AWS.SNS.SMS.SenderID': 'TLALRT',
+      'AWS.MM.SMS.EntityId': '1101234567890123456',
+      'AWS.MM.SMS.TemplateId': '1107123456789012345',
+    };
+    // The registered template, each {#var#} holding 1 to 30 characters.
+    const template = /^telealert .{1,30}: .{1,30}\. .{1,30} -TLALRT$/;
+    for (const name of [
+      'oncall sms:+15550100',
+      'oncall email:oncall@example.com',
+      'managers sms:+15550101',
+    ]) {
+      const messages = seen.get(name) ?? [];
+      expect(messages.length).toBeGreaterThan(0);
+      for (const message of messages) {
+        expect(attributesOf(message)).toMatchObject(sms);
+        expect(JSON.parse(message.Body ?? '{}').sms).toMatch(template);
+      }
+    }
+    const finance = seen.get('finance email:finance@example.com') ?? [];
+    expect(finance.length).toBeGreaterThan(0);
+    for (const message of finance) {
+      expect(Object.keys(attributesOf(message)).sort()).toEqual([
+        'rule',
+        'severity',
+        'source',
+        'status',
+      ]);
+    }
   });
 
   it('delivers a CloudWatch alarm message (no attributes) to a minSeverity channel through its alarm topic only', async () => {
