@@ -5,9 +5,8 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { TelephonyClient } from '../shared/api/client';
-import { smsChannelNames } from '../shared/config/sms';
 import type { SourceName } from '../shared/config/types';
-import { smsAttributes } from '../shared/messages/sms-attributes';
+import { smsPublishing } from '../shared/messages/sms-attributes';
 import { NotifierHandoff } from '../shared/notifier/handoff';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../shared/observability/metrics';
 import type { Publisher, SampleQueue, StateStore, TokenSource } from '../shared/ports/types';
@@ -120,6 +119,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
                 topics: runtime.topics,
                 sleep,
                 onFailure: (failure) => logger.warn('SNS did not take a message', { ...failure }),
+                sms: smsPublishing(runtime.config),
               }),
               now,
               onStep: (result) => recordNotifierStep(result, metrics, logger),
@@ -130,10 +130,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
               sleep,
               onFailure: (failure) =>
                 logger.warn('SNS did not take a notification', { ...failure }),
-              sms: {
-                channels: new Set(smsChannelNames(runtime.config)),
-                attributes: smsAttributes(runtime.config.sms),
-              },
+              sms: smsPublishing(runtime.config),
             }),
       client: new TelephonyClient({
         baseUrl: runtime.config.api.baseUrl,

@@ -4,6 +4,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { smsPublishing } from '../shared/messages/sms-attributes';
 import { type NotifierStepResult, notifierStep } from '../shared/notifier/step';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../shared/observability/metrics';
 import type { MessagePublisher, NotifierStore } from '../shared/ports/notifier';
@@ -60,6 +61,7 @@ export function createNotifierHandler(options: NotifierHandlerOptions = {}) {
         client: runtime.sns,
         topics: runtime.topics,
         onFailure: (failure) => logger.warn('SNS did not take a message', { ...failure }),
+        sms: smsPublishing(runtime.config),
       }),
     };
     return options.wire ? options.wire(built) : built;

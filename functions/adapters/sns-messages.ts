@@ -1,4 +1,5 @@
 import { type MessageAttributeValue, PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import type { SmsPublishing } from '../../shared/messages/sms-attributes';
 import { highestSeverity, snsBodies } from '../../shared/notifier/bodies';
 import type { Message } from '../../shared/notifier/types';
 import type { MessagePublisher } from '../../shared/ports/notifier';
@@ -25,6 +26,11 @@ export interface SnsMessagePublisherOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Told about every message that could not be published, for logs and metrics. */
   readonly onFailure?: (failure: { messageId: string; channel: string; reason: string }) => void;
+  /**
+   * The SMS attributes (`AWS.SNS.SMS.*`, `AWS.MM.SMS.*`) a message with an SMS body carries to
+   * a channel with SMS subscribers (`smsPublishing` of the rules file). @default none
+   */
+  readonly sms?: SmsPublishing;
 }
 
 /** The attributes of one message's publish. */
@@ -69,6 +75,7 @@ export class SnsMessagePublisher implements MessagePublisher {
       return false;
     };
     if (topicArn === undefined) return fail(`no topic for channel ${message.channel}`);
+    const { sms } = this.#options;
     const attempts = this.#options.attempts ?? 3;
     const sleep = this.#options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     let reason = '';
@@ -80,7 +87,10 @@ export class SnsMessagePublisher implements MessagePublisher {
             MessageStructure: 'json',
             Message: JSON.stringify(snsBodies(message)),
             Subject: message.subject,
-            MessageAttributes: messageAttributes(message),
+            MessageAttributes: {
+              ...messageAttributes(message),
+              ...(message.sms !== null && sms?.channels.has(message.channel) ? sms.attributes : {}),
+            },
           }),
         );
         return true;

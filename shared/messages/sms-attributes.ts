@@ -1,4 +1,5 @@
-import type { SmsConfig } from '../config/types';
+import { smsChannelNames } from '../config/sms';
+import type { Config, SmsConfig } from '../config/types';
 
 /** A message attribute as SNS takes it (`MessageAttributeValue`), without the SDK's type. */
 export interface SmsAttribute {
@@ -37,4 +38,15 @@ export function smsAttributes(sms: SmsConfig | undefined): Readonly<Record<strin
         }
       : {}),
   };
+}
+
+/** What a publisher adds for SMS: the channels with SMS subscribers and their attributes. */
+export interface SmsPublishing {
+  readonly channels: ReadonlySet<string>;
+  readonly attributes: Readonly<Record<string, SmsAttribute>>;
+}
+
+/** The SMS attributes of `config` and the channels whose publishes carry them. */
+export function smsPublishing(config: Config): SmsPublishing {
+  return { channels: new Set(smsChannelNames(config)), attributes: smsAttributes(config.sms) };
 }

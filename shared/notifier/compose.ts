@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ChannelConfig, Config } from '../config/types';
 import { clip, toAscii } from '../messages/ascii';
 import { onOneLine } from '../messages/display';
+import { fillDltTemplate } from '../messages/dlt';
 import { formatApiDateTime, formatInZone } from '../time/zone';
 import { highestSeverity, MESSAGE_BODY_LIMIT, publishedBytes } from './bodies';
 import { describeActive } from './describe';
@@ -197,12 +198,13 @@ function subjectOf(
 function smsOf(input: ComposeInput, lines: readonly AlertLine[]): string {
   const only = lines.length === 1 ? lines[0] : undefined;
   if (only !== undefined && input.reason === 'alerts') return renderSms([only.last.sms]);
-  return renderSms(
-    smsFacts(
-      headline(input, lines),
-      lines.map((line) => line.alert),
-    ),
+  const facts = smsFacts(
+    headline(input, lines),
+    lines.map((line) => line.alert),
   );
+  const dlt = input.config.sms?.dlt;
+  // India: the registered DLT template is the message, its slots filled from the same facts.
+  return dlt === undefined ? renderSms(facts) : fillDltTemplate(dlt.template, facts);
 }
 
 function kindOf(reason: MessageReason): MessageKind {

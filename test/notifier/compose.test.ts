@@ -93,6 +93,22 @@ describe('Function: renderSms', () => {
     expect(smsFacts('9 alerts', calls(9))).toEqual(['9 alerts', '9 call-ringing-too-long WARNING']);
   });
 
+  it('fills the DLT template from the same facts when the rules file has one', () => {
+    if (ONCALL === undefined) throw new Error('fixture has oncall');
+    const template = 'telealert {#var#}: {#var#}. {#var#} -TLALRT';
+    const dlt = { entityId: '1101234567890123456', templateId: '1107123456789012345', template };
+    const [part] = compose({
+      config: { ...CONFIG, sms: { type: 'Transactional', monthlyBudgetUsd: 1, dlt } },
+      channel: ONCALL,
+      reason: 'alerts',
+      groupKey: 'g',
+      events: [stuck(1), stuck(2)],
+      nowMs: T0,
+      withSms: true,
+    });
+    expect(part?.message.sms).toBe('telealert 2 alerts: payment-stuck-pending 10000.... - -TLALRT');
+  });
+
   it('puts the most important facts first and counts the rest', () => {
     const facts = smsFacts('3 alerts', [
       alert('call-ringing-too-long', 'c1', 'warning'),
