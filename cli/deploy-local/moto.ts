@@ -133,3 +133,19 @@ export async function startMoto(options: StartMotoOptions = {}): Promise<MotoSer
     },
   };
 }
+
+/**
+ * Starts moto while `work` (a synth) runs. When either fails, a moto that did start is stopped
+ * before the failure is thrown: nothing is left listening.
+ */
+export async function startMotoAlongside<T>(
+  work: Promise<T>,
+  options: StartMotoOptions = {},
+): Promise<[MotoServer, T]> {
+  const [moto, result] = await Promise.allSettled([startMoto(options), work]);
+  if (moto.status === 'fulfilled' && result.status === 'fulfilled') {
+    return [moto.value, result.value];
+  }
+  if (moto.status === 'fulfilled') await moto.value.stop();
+  throw moto.status === 'rejected' ? moto.reason : (result as PromiseRejectedResult).reason;
+}

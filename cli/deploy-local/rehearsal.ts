@@ -12,7 +12,7 @@ import { bootstrap, deploy, destroy, STACK_NAME, synth } from './cdk';
 import { RehearsalError } from './errors';
 import { loadDeployedHandler, scheduledEvent } from './handlers';
 import { listenToSubscriptions } from './listen';
-import { ACCOUNT, checkMoto, type MotoServer, REGION, startMoto } from './moto';
+import { ACCOUNT, checkMoto, type MotoServer, REGION, startMotoAlongside } from './moto';
 import { readDeployedStack, stackOutputs } from './stack';
 import { describeDelivery, describeStack } from './summary';
 
@@ -101,7 +101,7 @@ export async function rehearse(options: RehearsalOptions): Promise<void> {
     );
 
     let started = Date.now();
-    [moto] = await Promise.all([startMoto(), synth(configFile, assembly)]);
+    [moto] = await startMotoAlongside(synth(configFile, assembly));
     moto.applyEnv();
     stdout(`ok  moto on ${moto.endpoint}, cdk synth (${seconds(started)})\n`);
     checkStop();

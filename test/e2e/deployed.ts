@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { bootstrap, deploy, destroy, STACK_NAME, synth } from '../../cli/deploy-local/cdk';
 import { type DeployedHandler, loadDeployedHandler } from '../../cli/deploy-local/handlers';
-import { type MotoServer, startMoto } from '../../cli/deploy-local/moto';
+import { type MotoServer, startMotoAlongside } from '../../cli/deploy-local/moto';
 import { type DeployedStack, readDeployedStack } from '../../cli/deploy-local/stack';
 
 /** A stack deployed on moto by the real CDK CLI, from a rules file the test writes. */
@@ -45,8 +45,24 @@ export async function deployRules(
   };
   const first = await write(rules);
   // The synth needs no AWS at all: it runs before moto's settings enter the environment.
-  const [moto] = await Promise.all([startMoto(), synth(first.configFile, first.outdir)]);
-  let outdir = first.outdir;
+  const [moto] = await startMotoAlongside(synth(first.configFile, first.outdir));
+  try {
+    return await deployOn(moto, directory, first.outdir, write, options);
+  } catch (error) {
+    // A failed set-up leaves nothing listening: the test's afterAll has no deployment to close.
+    await moto.stop();
+    throw error;
+  }
+}
+
+async function deployOn(
+  moto: MotoServer,
+  directory: string,
+  firstOutdir: string,
+  write: (text: string) => Promise<{ configFile: string; outdir: string }>,
+  options: { readonly tokenParameter: string; readonly token: string },
+): Promise<Deployment> {
+  let outdir = firstOutdir;
   moto.applyEnv();
   delete process.env.TELEALERT_CONFIG_FILE;
   const ssm = new SSMClient({});
