@@ -131,4 +131,33 @@ describe('Function: decide, a flood', () => {
     expect(deferred.messages).toEqual([]);
     expect(deferred.state?.channels.oncall?.deferred).toHaveLength(150_000);
   });
+
+  it('tells a night of 50,000 deferred events in the morning digest, each exactly once', () => {
+    const nightly = config([], {
+      channels: {
+        oncall: {
+          ...CONFIG.channels.oncall,
+          name: 'oncall',
+          sms: [],
+          email: ['oncall@example.com'],
+          group: { by: ['rule'], waitMs: 0, intervalMs: 5 * MINUTE },
+          smsPerHour: 20,
+          active: {
+            days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'],
+            fromMinutes: 9 * 60,
+            toMinutes: 18 * 60,
+          },
+        },
+      },
+    });
+    const night = T0 + 10 * 60 * MINUTE;
+    const flood = Array.from({ length: 50_000 }, (_, i) => event(`c${i}`, night));
+    const deferred = decide(nightly, undefined, flood, night);
+    const morning = decide(nightly, deferred.state, [], deferred.nextDueAtMs ?? night);
+    const told = morning.messages.flatMap((outbound) => outbound.delivers);
+    expect(morning.messages.every((outbound) => outbound.message.kind === 'digest')).toBe(true);
+    expect(told).toHaveLength(50_000);
+    expect(new Set(told).size).toBe(50_000);
+    expect(morning.state?.channels.oncall?.deferred ?? []).toEqual([]);
+  });
 });
