@@ -16,7 +16,8 @@ import type { Config, SourceName } from '../shared/config/types';
 import { SelfMonitoring } from './alarms';
 import { TelealertDashboard } from './dashboard';
 import { InvalidPropError } from './errors';
-import { allowCloudWatchAlarms, grantPollerAccess } from './permissions';
+import { NotifierFunction } from './notifier';
+import { allowCloudWatchAlarms, grantNotifierAccess, grantPollerAccess } from './permissions';
 import { SourcePoller } from './poller';
 import { ChannelTopic } from './topics';
 
@@ -95,6 +96,8 @@ export class TelealertAlerting extends Construct {
   readonly deadLetterQueue: Queue;
   readonly key: Key;
   readonly pollers: Readonly<Partial<Record<SourceName, SourcePoller>>>;
+  /** The notifier's clock: a step every minute for what is due with no poller running. */
+  readonly notifier: NotifierFunction;
   readonly monitoring: SelfMonitoring;
   readonly dashboard: TelealertDashboard;
 
@@ -158,6 +161,9 @@ export class TelealertAlerting extends Construct {
       TELEALERT_TABLE: this.table.tableName,
       TELEALERT_TOPICS: topicsJson(this, topics),
     };
+    // Pollers hand their events to the notifier, which decides the messages (grouping, the
+    // SMS cap, active hours); the SMS subscriptions' filter policy expects its attributes.
+    const pollerEnvironment = { ...environment, TELEALERT_DELIVERY: 'messages' };
     const usedSources = [...new Set(this.config.rules.map((rule) => rule.source))].sort();
     const pollers: Partial<Record<SourceName, SourcePoller>> = {};
     for (const source of usedSources) {
@@ -183,7 +189,7 @@ export class TelealertAlerting extends Construct {
         projectRoot,
         depsLockFilePath,
         role,
-        environment,
+        environment: pollerEnvironment,
         deadLetterQueue: this.deadLetterQueue,
         memorySize,
         logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
@@ -194,6 +200,31 @@ export class TelealertAlerting extends Construct {
       pollers[source] = poller;
     }
     this.pollers = pollers;
+
+    const notifierRole = new Role(this, 'Role-notifier', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'telealert notifier: state table, topics, own logs',
+    });
+    grantNotifierAccess(notifierRole, {
+      table: this.table,
+      topics: Object.values(topics),
+      key: this.key,
+    });
+    this.notifier = new NotifierFunction(this, 'Notifier', {
+      configFile,
+      config: this.config,
+      functionsDir: resolve(props.functionsDir ?? join(projectRoot, 'functions')),
+      projectRoot,
+      depsLockFilePath,
+      role: notifierRole,
+      environment,
+      deadLetterQueue: this.deadLetterQueue,
+      memorySize,
+      logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      bundleAwsSdk: props.bundleAwsSdk ?? true,
+      reserveConcurrency: props.reserveConcurrency ?? true,
+    });
+    this.notifier.logGroup.grantWrite(notifierRole);
 
     const watched = usedSources.map((source) => ({
       source,
@@ -226,6 +257,7 @@ export class TelealertAlerting extends Construct {
       deadLetterQueue: this.deadLetterQueue,
       sampleQueue: pollers.live_calls?.sampleQueue !== undefined,
       sms,
+      notifier: this.notifier.function,
     });
   }
 }

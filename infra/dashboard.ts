@@ -32,6 +32,8 @@ export interface TelealertDashboardProps {
     readonly monthlyBudgetUsd: number;
     readonly topics: Readonly<Record<string, ITopic>>;
   };
+  /** The notifier's function: its messages, the SMS the cap held, digests, errors. */
+  readonly notifier?: IFunction;
 }
 
 const WIDTH = 12;
@@ -79,6 +81,24 @@ export class TelealertDashboard extends Construct {
             period: Duration.minutes(5),
           }),
         ]),
+      );
+    }
+    if (props.notifier) {
+      const count = (name: MetricName, label: string) =>
+        searchMetric(name, 'Sum', Duration.minutes(5), label);
+      widgets.push(
+        graph(
+          'Messages (what reached people)',
+          [
+            count(METRIC_NAMES.messagesSent, 'messages sent'),
+            count(METRIC_NAMES.smsHeldByCap, 'SMS held by the cap'),
+            count(METRIC_NAMES.digests, 'digests'),
+          ],
+          [
+            props.notifier.metricErrors({ period, label: 'notifier errors' }),
+            props.notifier.metricThrottles({ period, label: 'notifier throttles' }),
+          ],
+        ),
       );
     }
     widgets.push(

@@ -43,6 +43,38 @@ export function parameterArn(stack: Stack, name: string): string {
 }
 
 /**
+ * The notifier's least privilege: the state table (its own partition, beside the sources') and
+ * the stack's topics with their key. No token: it never calls the API.
+ */
+export function grantNotifierAccess(
+  role: IRole,
+  access: Pick<PollerAccess, 'table' | 'topics' | 'key'>,
+): void {
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'StateTable',
+      actions: [...TABLE_ACTIONS],
+      resources: [access.table.tableArn],
+    }),
+  );
+  if (access.topics.length === 0) return;
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'PublishMessages',
+      actions: ['sns:Publish'],
+      resources: access.topics.map((topic) => topic.topicArn),
+    }),
+  );
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'EncryptMessages',
+      actions: [...TOPIC_KEY_ACTIONS],
+      resources: [access.key.keyArn],
+    }),
+  );
+}
+
+/**
  * The pollers' least privilege: the one token parameter, the state table, the stack's topics
  * and their key. Logs are granted per log group by the caller; metrics go out as EMF in the
  * logs, so there is no `cloudwatch:PutMetricData`.

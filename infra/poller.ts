@@ -26,6 +26,9 @@ export const FUNCTION_ENTRIES = {
   payments: 'payments.ts',
 } as const satisfies Record<SourceName, string>;
 
+/** Entry file of the notifier's handler, relative to the functions folder. */
+export const NOTIFIER_ENTRY = 'notifier.ts';
+
 /** Name of the rules file inside the bundle, next to the handler, as written (for people). */
 export const BUNDLED_CONFIG_NAME = 'telealert.yaml';
 
@@ -240,7 +243,7 @@ export class SourcePoller extends Construct {
  * The rules file as the bundling step sees it: under the project root it is read through the
  * input directory (which is the project root locally and a mount inside Docker).
  */
-function bundlingPath(file: string, projectRoot: string, inputDir: string): string {
+export function bundlingPath(file: string, projectRoot: string, inputDir: string): string {
   const inside = relative(projectRoot, file);
   return inside.startsWith('..') || isAbsolute(inside) ? file : join(inputDir, inside);
 }
@@ -249,7 +252,10 @@ function bundlingPath(file: string, projectRoot: string, inputDir: string): stri
  * A module of the functions folder as esbuild's alias wants it: relative to the bundling's
  * working directory (the project root locally, its mount inside Docker), starting with `./`.
  */
-function functionsModulePath(props: SourcePollerProps, module: string): string {
+export function functionsModulePath(
+  props: Pick<SourcePollerProps, 'functionsDir' | 'projectRoot'>,
+  module: string,
+): string {
   const file = join(props.functionsDir, module);
   if (!existsSync(file)) throw new MissingFileError('bundling alias', file);
   const inside = relative(props.projectRoot, file);
@@ -262,6 +268,6 @@ function functionsModulePath(props: SourcePollerProps, module: string): string {
   return `./${inside.split(sep).join('/')}`;
 }
 
-function shellQuote(text: string): string {
+export function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }

@@ -52,14 +52,28 @@ export class ChannelTopic extends Construct {
     const { channel, key } = props;
     this.topic = new Topic(this, 'Topic', { masterKey: key, enforceSSL: true });
     const filterPolicy = channel.minSeverity ? severityFilter(channel.minSeverity) : undefined;
-    subscribe(this.topic, channel, filterPolicy);
-    if (props.alarms === true && filterPolicy !== undefined) {
+    subscribe(this.topic, channel, filterPolicy, smsFilter(filterPolicy));
+    // Any filter policy drops the alarms (they carry no attributes): SMS subscriptions always
+    // have one, so an alarmed channel with numbers gets the unfiltered alarm topic too.
+    if (props.alarms === true && (filterPolicy !== undefined || channel.sms.length > 0)) {
       this.alarmTopic = new Topic(this, 'AlarmTopic', { masterKey: key, enforceSSL: true });
-      subscribe(this.alarmTopic, channel, undefined);
+      subscribe(this.alarmTopic, channel, undefined, undefined);
     } else {
       this.alarmTopic = this.topic;
     }
   }
+}
+
+/**
+ * The SMS subscriptions' filter policy: the channel's severity filter, and the message must
+ * carry an SMS body (attribute `sms` = `yes`). With `MessageStructure: json`, an SMS
+ * subscriber of a message without an `sms` body (email only: no numbers wanted, or held by the
+ * SMS cap) would otherwise be sent the `default` body, the message JSON, as a text.
+ */
+export function smsFilter(
+  severity: Record<string, SubscriptionFilter> | undefined,
+): Record<string, SubscriptionFilter> {
+  return { ...severity, sms: SubscriptionFilter.stringFilter({ allowlist: ['yes'] }) };
 }
 
 /** Subscribes every email address and phone number of `channel` to `topic`. */
@@ -67,11 +81,12 @@ function subscribe(
   topic: Topic,
   channel: ChannelConfig,
   filterPolicy: Record<string, SubscriptionFilter> | undefined,
+  smsFilterPolicy: Record<string, SubscriptionFilter> | undefined,
 ): void {
   for (const address of channel.email) {
     topic.addSubscription(new EmailSubscription(address, { filterPolicy }));
   }
   for (const number of channel.sms) {
-    topic.addSubscription(new SmsSubscription(number, { filterPolicy }));
+    topic.addSubscription(new SmsSubscription(number, { filterPolicy: smsFilterPolicy }));
   }
 }

@@ -44,10 +44,9 @@ describe('Command: replay', () => {
     const messages = io
       .outLines()
       .map((text) => JSON.parse(text) as { channel: string; kind: string; alerts: unknown[] });
-    // Finance keeps office hours: its Saturday-evening alerts arrive as Monday's digest.
-    expect(messages.map((m) => `${m.channel} ${m.kind} ${m.alerts.length}`).at(-1)).toBe(
-      'finance digest 2',
-    );
+    // The ringing spike's critical page goes alone and at once; finance is told of its payments.
+    expect(messages[0]?.alerts).toHaveLength(1);
+    expect(messages.some((m) => m.channel === 'finance')).toBe(true);
     expect(Object.keys(JSON.parse(io.outLines()[0] ?? '{}'))).toEqual([
       'at',
       'channel',

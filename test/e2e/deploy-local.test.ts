@@ -66,7 +66,10 @@ describe('npm run deploy:local', () => {
     expect(out).toContain('schedule: rate(5 minutes) (ENABLED)');
     // Topics with their subscriptions and filter policies, as the shipped rules file says.
     expect(out).toContain('  oncall: ');
-    expect(out).toContain('    sms +15550100  filter {"severity":["warning","critical"]}');
+    // SMS subscriptions also require an SMS body (attribute sms = yes).
+    expect(out).toContain(
+      '    sms +15550100  filter {"severity":["warning","critical"],"sms":["yes"]}',
+    );
     expect(out).toContain(
       '    email oncall@example.com  filter {"severity":["warning","critical"]}',
     );

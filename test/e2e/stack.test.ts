@@ -89,12 +89,15 @@ function listener(channel: string, protocol: string, endpoint: string): Listener
 /** Every message each subscriber has been sent so far, by `channel protocol:endpoint`. */
 const seen = new Map<string, Message[]>();
 
-/** `rule:status:labels:severity` of each message a channel's subscriber would have been sent. */
+/**
+ * `rule:status:labels:severity` of each alert in the messages a channel's subscriber would have
+ * been sent (severity: the message's attribute, its highest).
+ */
 async function received(channel: string, protocol: string, endpoint: string): Promise<string[]> {
   const messages = await listeners.drain(listener(channel, protocol, endpoint));
   const name = `${channel} ${protocol}:${endpoint}`;
   seen.set(name, [...(seen.get(name) ?? []), ...messages]);
-  return messages.map(brief).sort();
+  return messages.flatMap(brief).sort();
 }
 
 /** A message's attributes as name -> string value. */
@@ -107,14 +110,14 @@ function attributesOf(message: Message): Record<string, string | undefined> {
   );
 }
 
-function brief(message: Message): string {
+function brief(message: Message): string[] {
   const body = JSON.parse(message.Body ?? '{}') as {
-    rule: string;
-    status: string;
-    labels: Record<string, string>;
+    alerts: { rule: string; status: string; labels: Record<string, string> }[];
   };
   const severity = message.MessageAttributes?.severity?.StringValue;
-  return `${body.rule}:${body.status}:${Object.values(body.labels).join(',')}:${severity}`;
+  return body.alerts.map(
+    (alert) => `${alert.rule}:${alert.status}:${Object.values(alert.labels).join(',')}:${severity}`,
+  );
 }
 
 beforeAll(async () => {
@@ -213,9 +216,10 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
 
   it("subscribes every address of each channel, with the channel's minSeverity as a filter policy", () => {
     expect(subscriptionPolicies()).toEqual({
-      'oncall sms:+15550100': undefined,
+      // SMS subscriptions take only messages with an SMS body (attribute sms = yes).
+      'oncall sms:+15550100': { sms: ['yes'] },
       'oncall email:oncall@example.com': undefined,
-      'managers sms:+15550101': { severity: ['critical'] },
+      'managers sms:+15550101': { severity: ['critical'], sms: ['yes'] },
       'managers email:managers@example.com': { severity: ['critical'] },
       'finance email:finance@example.com': { severity: ['warning', 'critical'] },
       // health.notify is [managers]: its alarms go through a topic of their own, unfiltered.
@@ -329,12 +333,8 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     const finance = seen.get('finance email:finance@example.com') ?? [];
     expect(finance.length).toBeGreaterThan(0);
     for (const message of finance) {
-      expect(Object.keys(attributesOf(message)).sort()).toEqual([
-        'rule',
-        'severity',
-        'source',
-        'status',
-      ]);
+      // A message's own attributes only (the pollers deliver through the notifier).
+      expect(Object.keys(attributesOf(message)).sort()).toEqual(['kind', 'severity', 'sms']);
     }
   });
 
@@ -376,7 +376,7 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     await deployment.update(changed);
     expect(subscriptionPolicies()).toEqual({
       'oncall email:oncall@example.com': undefined,
-      'managers sms:+15550101': { severity: ['warning', 'critical'] },
+      'managers sms:+15550101': { severity: ['warning', 'critical'], sms: ['yes'] },
       'managers email:managers@example.com': { severity: ['warning', 'critical'] },
       'finance email:finance@example.com': { severity: ['warning', 'critical'] },
       'finance email:audit@example.com': { severity: ['warning', 'critical'] },
@@ -390,7 +390,8 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
 
   it('destroys everything but what the README says is kept: the state table and the log groups', async () => {
     const { tables, logGroups } = stack();
-    expect(logGroups).toHaveLength(2);
+    // The two pollers' and the notifier's.
+    expect(logGroups).toHaveLength(3);
     await deployment.destroy();
     expect(await accountInventory()).toEqual({
       topics: [],

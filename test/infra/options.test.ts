@@ -5,9 +5,11 @@ import { FIXTURES, iamStatements, SHIPPED_CONFIG, synthStack } from './helpers';
 describe('Class: TelealertAlerting (options)', () => {
   it('builds a poller only for sources that some rule uses', () => {
     const { template } = synthStack(join(FIXTURES, 'live-calls-only.yaml'));
-    template.resourceCountIs('AWS::Lambda::Function', 1);
-    template.resourceCountIs('AWS::Events::Rule', 1);
+    // The one poller, and the notifier.
+    template.resourceCountIs('AWS::Lambda::Function', 2);
+    template.resourceCountIs('AWS::Events::Rule', 2);
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(2 minutes)' });
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
     template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 115 });
     // Dead-man's switch, errors, throttles for live_calls, plus the dead-letter alarm.
     template.resourceCountIs('AWS::CloudWatch::Alarm', 4);
@@ -44,7 +46,7 @@ describe('Class: TelealertAlerting (options)', () => {
   it('lets a new account without spare concurrency skip the reservation', () => {
     const { template } = synthStack(SHIPPED_CONFIG, { reserveConcurrency: false });
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(2);
+    expect(functions).toHaveLength(3);
     for (const fn of functions) {
       expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }

@@ -47,8 +47,8 @@ function functionProps(source: 'live_calls' | 'payments'): any {
 
 describe('Construct: TelealertAlerting', () => {
   describe('pollers', () => {
-    it('runs one arm64 nodejs24.x function per source that rules use', () => {
-      template.resourceCountIs('AWS::Lambda::Function', 2);
+    it('runs one arm64 nodejs24.x function per source that rules use, and the notifier', () => {
+      template.resourceCountIs('AWS::Lambda::Function', 3);
       template.allResourcesProperties('AWS::Lambda::Function', {
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
@@ -146,13 +146,13 @@ describe('Construct: TelealertAlerting', () => {
     });
 
     it('keeps the log groups for a limited time', () => {
-      template.resourceCountIs('AWS::Logs::LogGroup', 2);
+      template.resourceCountIs('AWS::Logs::LogGroup', 3);
       template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     });
 
     it('bundles minified ESM with a source map and the validated rules file beside it', () => {
       const assets = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.'));
-      expect(assets).toHaveLength(2);
+      expect(assets).toHaveLength(3);
       const rules = readFileSync(SHIPPED_CONFIG, 'utf8');
       for (const asset of assets) {
         const dir = join(assemblyDir, asset);
@@ -177,7 +177,7 @@ describe('Construct: TelealertAlerting', () => {
 
     it('swaps the SDK credential chain for the environment-only provider in each bundle', () => {
       const assets = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.'));
-      expect(assets).toHaveLength(2);
+      expect(assets).toHaveLength(3);
       for (const asset of assets) {
         const code = readFileSync(join(assemblyDir, asset, 'index.mjs'), 'utf8');
         expect(code).toContain(CREDENTIALS_STUB_MARK);
@@ -362,6 +362,34 @@ describe('Construct: TelealertAlerting', () => {
     });
   });
 
+  describe('notifier', () => {
+    it('has the pollers hand their events to the notifier', () => {
+      for (const source of ['live_calls', 'payments'] as const) {
+        expect(functionProps(source).Environment.Variables.TELEALERT_DELIVERY).toBe('messages');
+      }
+    });
+
+    it('runs the notifier every minute, one at a time, with the table and topics but no token', () => {
+      const fn = stack.alerting.notifier.function;
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 minute)',
+        Targets: [Match.objectLike({ Arn: ref(fn.functionArn) })],
+      });
+      const id = stack.getLogicalId(fn.node.defaultChild as CfnElement);
+      const props = template.toJSON().Resources[id].Properties;
+      expect(props.ReservedConcurrentExecutions).toBe(1);
+      expect(props.Environment.Variables).not.toHaveProperty('TELEALERT_DELIVERY');
+      const role = stack.getLogicalId(fn.role?.node.defaultChild as CfnElement);
+      const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        JSON.stringify(policy.Properties.Roles).includes(role),
+      );
+      const actions = JSON.stringify(policies.map((policy) => policy.Properties.PolicyDocument));
+      expect(actions).toContain('sns:Publish');
+      expect(actions).toContain('dynamodb:');
+      expect(actions).not.toContain('ssm:GetParameter');
+    });
+  });
+
   describe('subscriptions', () => {
     it('subscribes every email and SMS endpoint of each channel to its topic', () => {
       const { oncall, finance } = stack.alerting.topics;
@@ -388,7 +416,12 @@ describe('Construct: TelealertAlerting', () => {
       template.hasResourceProperties('AWS::SNS::Subscription', {
         TopicArn: ref(stack.alerting.topics.oncall?.topicArn ?? ''),
         Endpoint: '+15550100',
-        FilterPolicy: { severity: ['warning', 'critical'] },
+        FilterPolicy: Match.exact({ severity: ['warning', 'critical'], sms: ['yes'] }),
+      });
+      template.hasResourceProperties('AWS::SNS::Subscription', {
+        TopicArn: ref(stack.alerting.topics.oncall?.topicArn ?? ''),
+        Endpoint: 'oncall@example.com',
+        FilterPolicy: Match.exact({ severity: ['warning', 'critical'] }),
       });
       template.hasResourceProperties('AWS::SNS::Subscription', {
         Endpoint: 'finance@example.com',

@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import {
+  CONFIG_DIGEST_IDENTIFIER,
+  EMBEDDED_CONFIG_FILE,
+  embedConfig,
+} from '../shared/config/embedded';
+import type { Config } from '../shared/config/types';
+import { MissingFileError } from './errors';
+import { METRIC_NAMESPACE, SERVICE_NAME } from './metrics';
+import {
+  BUNDLED_CONFIG_NAME,
+  bundlingPath,
+  CREDENTIAL_CHAIN_PACKAGE,
+  ESM_REQUIRE_BANNER,
+  functionsModulePath,
+  LAMBDA_CREDENTIALS_MODULE,
+  NODE_HTTP_MODULE,
+  NOTIFIER_ENTRY,
+  POLLER_ENVIRONMENT,
+  shellQuote,
+} from './poller';
+
+/** The notifier's clock: EventBridge's shortest rate. */
+const EVERY = Duration.minutes(1);
+
+export interface NotifierFunctionProps {
+  readonly configFile: string;
+  readonly config: Config;
+  readonly functionsDir: string;
+  readonly projectRoot: string;
+  readonly depsLockFilePath: string;
+  readonly role: IRole;
+  readonly environment: Record<string, string>;
+  readonly deadLetterQueue: IQueue;
+  readonly memorySize: number;
+  readonly logRetention: RetentionDays;
+  readonly bundleAwsSdk: boolean;
+  readonly reserveConcurrency: boolean;
+}
+
+/**
+ * The notifier's own clock: a function bundled like the pollers (same rules, same aliases)
+ * that runs one notifier step every minute, so what is due with no poller running goes out
+ * (a held group, a digest at the start of active hours, the SMS the cap held) and what a
+ * crashed step left owed is published. Pollers run the same step after each commit.
+ */
+export class NotifierFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: NotifierFunctionProps) {
+    super(scope, id);
+    const entry = join(props.functionsDir, NOTIFIER_ENTRY);
+    if (!existsSync(entry)) throw new MissingFileError('handler entry of the notifier', entry);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+    const embedded = embedConfig(props.config);
+    this.function = new NodejsFunction(this, 'Function', {
+      entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: props.depsLockFilePath,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: Duration.seconds(50),
+      role: props.role,
+      logGroup: this.logGroup,
+      // One step at a time where it matters; the conditional writes cover a missing reservation.
+      reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
+      retryAttempts: 0,
+      maxEventAge: Duration.minutes(1),
+      onFailure: new SqsDestination(props.deadLetterQueue),
+      environment: {
+        ...props.environment,
+        ...POLLER_ENVIRONMENT,
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        banner: ESM_REQUIRE_BANNER,
+        define: { [CONFIG_DIGEST_IDENTIFIER]: JSON.stringify(embedded.digest) },
+        bundleAwsSDK: props.bundleAwsSdk,
+        esbuildArgs: {
+          '--alias': [
+            `node:http=${functionsModulePath(props, NODE_HTTP_MODULE)}`,
+            ...(props.bundleAwsSdk
+              ? [
+                  `${CREDENTIAL_CHAIN_PACKAGE}=${functionsModulePath(props, LAMBDA_CREDENTIALS_MODULE)}`,
+                ]
+              : []),
+          ],
+        },
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) => [
+            `cp ${shellQuote(bundlingPath(props.configFile, props.projectRoot, inputDir))} ${shellQuote(join(outputDir, BUNDLED_CONFIG_NAME))}`,
+            `printf '%s' ${shellQuote(embedded.text)} > ${shellQuote(join(outputDir, EMBEDDED_CONFIG_FILE))}`,
+          ],
+        },
+      },
+    });
+    this.schedule = new Rule(this, 'Schedule', {
+      description: 'telealert: the notifier sends what is due (held groups, digests) every minute',
+      schedule: Schedule.rate(EVERY),
+      targets: [new LambdaFunction(this.function)],
+    });
+  }
+}
