@@ -106,25 +106,26 @@ describe('Function: isActive / nextWindowStart', () => {
 });
 
 describe('Function: decide, a flood', () => {
-  it('defers 150,000 events outside active hours at once', () => {
-    const nightly = config([], {
-      channels: {
-        oncall: {
-          ...CONFIG.channels.oncall,
-          name: 'oncall',
-          sms: [],
-          email: ['oncall@example.com'],
-          group: { by: ['rule'], waitMs: 0, intervalMs: 5 * MINUTE },
-          smsPerHour: 20,
-          // Active from 09:00 to 18:00 every day: T0 (10:00 IST) is inside, 20:00 is not.
-          active: {
-            days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'],
-            fromMinutes: 9 * 60,
-            toMinutes: 18 * 60,
-          },
+  // Active from 09:00 to 18:00 every day: T0 (10:00 IST) is inside, 20:00 is not.
+  const nightly = config([], {
+    channels: {
+      oncall: {
+        ...CONFIG.channels.oncall,
+        name: 'oncall',
+        sms: [],
+        email: ['oncall@example.com'],
+        group: { by: ['rule'], waitMs: 0, intervalMs: 5 * MINUTE },
+        smsPerHour: 20,
+        active: {
+          days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'],
+          fromMinutes: 9 * 60,
+          toMinutes: 18 * 60,
         },
       },
-    });
+    },
+  });
+
+  it('defers 150,000 events outside active hours at once', () => {
     const night = T0 + 10 * 60 * MINUTE;
     const flood = Array.from({ length: 150_000 }, (_, i) => event(`c${i}`, night));
     const deferred = decide(nightly, undefined, flood, night);
@@ -133,23 +134,6 @@ describe('Function: decide, a flood', () => {
   });
 
   it('tells a night of 50,000 deferred events in the morning digest, each exactly once', () => {
-    const nightly = config([], {
-      channels: {
-        oncall: {
-          ...CONFIG.channels.oncall,
-          name: 'oncall',
-          sms: [],
-          email: ['oncall@example.com'],
-          group: { by: ['rule'], waitMs: 0, intervalMs: 5 * MINUTE },
-          smsPerHour: 20,
-          active: {
-            days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'],
-            fromMinutes: 9 * 60,
-            toMinutes: 18 * 60,
-          },
-        },
-      },
-    });
     const night = T0 + 10 * 60 * MINUTE;
     const flood = Array.from({ length: 50_000 }, (_, i) => event(`c${i}`, night));
     const deferred = decide(nightly, undefined, flood, night);
