@@ -29,6 +29,8 @@ export interface SelfMonitoringProps {
     readonly fn: IFunction;
   }[];
   readonly deadLetterQueue: IQueue;
+  /** The notifier: every message goes through its step, so a failing one stops them all. */
+  readonly notifier: IFunction;
   /** Periods without a successful poll before the dead-man's switch fires. */
   readonly deadMansSwitchPeriods: number;
   /** Where alarm and OK notifications go: the topics of `health.notify`. */
@@ -49,6 +51,8 @@ const SMS_ALARM_PERIOD = Duration.minutes(5);
  * - `<source> errors` / `<source> throttles`: the Lambda failed or a run was refused because
  *   the previous one was still going.
  * - `dead letters`: a failed run's event is waiting in the dead-letter queue.
+ * - `notifier errors`: the notifier's step failed; events wait, owed, until it succeeds, so
+ *   nobody is told anything meanwhile.
  * - `SMS spend`: the account's SMS spend this month passed 80% of `sms.monthlyBudgetUsd`;
  *   past the limit SNS stops sending SMS within minutes and tells the publisher nothing.
  * - `SMS failed <channel>`: SNS gave up delivering some of the channel's notifications.
@@ -85,6 +89,15 @@ export class SelfMonitoring extends Construct {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
     }
+    this.add('Errors-notifier', {
+      description:
+        'telealert notifier: the notifier Lambda failed (see its log group). Alert events wait, owed in the state table, until a step succeeds: nobody is told anything meanwhile.',
+      metric: props.notifier.metricErrors({ period: FUNCTION_ALARM_PERIOD, statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
     this.add('DeadLetters', {
       description:
         'telealert: failed poller runs are waiting in the dead-letter queue; read them, then purge the queue.',

@@ -248,6 +248,7 @@ export class TelealertAlerting extends Construct {
     this.monitoring = new SelfMonitoring(this, 'Monitoring', {
       pollers: watched,
       deadLetterQueue: this.deadLetterQueue,
+      notifier: this.notifier.function,
       deadMansSwitchPeriods: this.config.health.after,
       actions: onCall.map((topic) => new SnsAction(topic)),
       sms,

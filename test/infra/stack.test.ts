@@ -472,8 +472,17 @@ describe('Construct: TelealertAlerting', () => {
     });
 
     it('alarms on function errors and throttles and on a non-empty dead-letter queue', () => {
-      // 7, and SMS spend and failed deliveries: the shipped oncall channel has an SMS subscriber.
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 9);
+      // 8, and SMS spend and failed deliveries: the shipped oncall channel has an SMS subscriber.
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 10);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [
+          { Name: 'FunctionName', Value: ref(stack.alerting.notifier.function.functionName) },
+        ],
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Threshold: 1,
+      });
       for (const metric of ['Errors', 'Throttles']) {
         for (const source of ['live_calls', 'payments'] as const) {
           template.hasResourceProperties('AWS::CloudWatch::Alarm', {
