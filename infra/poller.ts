@@ -157,7 +157,9 @@ export class SourcePoller extends Construct {
 
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
     const configFile = props.configFile;
-    const embedded = embedConfig(props.config);
+    // The zone's offsets for the years around this synth ship with the config (no ICU at cold
+    // start); synth is where the clock is read.
+    const embedded = embedConfig(props.config, new Date().getUTCFullYear());
     this.function = new NodejsFunction(this, 'Function', {
       entry,
       handler: 'handler',

@@ -1,7 +1,9 @@
 import { TimeZoneError } from './errors';
 
 /**
- * Wall-clock time in an IANA zone, with Intl only (no tz library).
+ * Wall-clock time in an IANA zone, with Intl only (no tz library), or from a zone table
+ * (`ZoneTable`) computed with Intl beforehand: the first `Intl` call of a process loads ICU's
+ * data (about 11 ms of CPU), which a Lambda's cold start would otherwise pay for one offset.
  *
  * The API's timestamps carry no offset, so a local time has to be turned into an instant.
  * Where a zone has DST, a local time can be missing (spring-forward gap) or happen twice
@@ -26,6 +28,51 @@ const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 const offsetCache = new Map<string, Map<number, number>>();
 /** zone -> local 15-minute bucket -> offset ms resolving that local time. */
 const localCache = new Map<string, Map<number, number>>();
+
+/**
+ * A zone's offsets over a range of instants, as Intl gives them, so they can be answered
+ * without Intl: span `i` starts at `starts[i]` (the first at `fromMs`) with offset
+ * `offsets[i]` (ms, east positive) and short name `names[i]`, until the next span or `toMs`.
+ * `shared/time/zone.ts` `zoneTable` makes one; `useZoneTable` makes this module answer from it.
+ */
+export interface ZoneTable {
+  readonly zone: string;
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly starts: readonly number[];
+  readonly offsets: readonly number[];
+  readonly names: readonly string[];
+}
+
+/** zone -> its table, when one was given (`useZoneTable`). */
+const tables = new Map<string, ZoneTable>();
+
+/**
+ * Answers `zone`'s offsets, names and checks from `table` within its range (the same answers
+ * Intl gives, computed with it beforehand; outside the range Intl still answers).
+ */
+export function useZoneTable(table: ZoneTable): void {
+  tables.set(table.zone, table);
+}
+
+/** The span of `zone`'s table holding `epochMs`, or -1 when no table covers it. */
+export function tableSpan(epochMs: number, zone: string): number {
+  const table = tables.get(zone);
+  if (table === undefined || epochMs < table.fromMs || epochMs >= table.toMs) return -1;
+  let low = 0;
+  let high = table.starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((table.starts[middle] ?? Number.POSITIVE_INFINITY) <= epochMs) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** `zone`'s table, when one was given. */
+export function tableOf(zone: string): ZoneTable | undefined {
+  return tables.get(zone);
+}
 
 function formatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = partsFormatters.get(zone);
@@ -52,11 +99,12 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
 
 /** Throws `TimeZoneError` unless `zone` is an IANA zone this runtime knows. */
 export function assertTimeZone(zone: string): void {
-  formatterFor(zone);
+  if (!tables.has(zone)) formatterFor(zone);
 }
 
 /** `true` when `zone` is an IANA zone this runtime knows. */
 export function isTimeZone(zone: string): boolean {
+  if (tables.has(zone)) return true;
   try {
     formatterFor(zone);
     return true;
@@ -65,7 +113,8 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-function computeOffset(epochMs: number, zone: string): number {
+/** The offset at `epochMs` (whole seconds count: milliseconds are dropped) by Intl. */
+export function intlOffsetMs(epochMs: number, zone: string): number {
   const fields: Record<string, number> = {};
   let bc = false;
   for (const part of formatterFor(zone).formatToParts(epochMs)) {
@@ -103,7 +152,10 @@ export function zoneOffsetMs(epochMs: number, zone: string): number {
   const cache = cacheFor(offsetCache, zone);
   let offset = cache.get(bucket);
   if (offset === undefined) {
-    offset = computeOffset(bucket * BUCKET_MS, zone);
+    const start = bucket * BUCKET_MS;
+    const span = tableSpan(start, zone);
+    offset =
+      span === -1 ? intlOffsetMs(start, zone) : (tables.get(zone)?.offsets[span] ?? Number.NaN);
     cache.set(bucket, offset);
   }
   return offset;

@@ -1,5 +1,15 @@
 import { fourDigits, twoDigits } from './digits';
-import { assertTimeZone, cacheFor, DAY_MS, resolveLocal, zoneOffsetMs } from './offsets';
+import {
+  assertTimeZone,
+  cacheFor,
+  DAY_MS,
+  intlOffsetMs,
+  resolveLocal,
+  tableOf,
+  tableSpan,
+  type ZoneTable,
+  zoneOffsetMs,
+} from './offsets';
 
 /**
  * The API's wall-clock timestamps in a configured IANA zone: reading both `created_at` shapes,
@@ -12,6 +22,8 @@ export {
   assertTimeZone,
   DEFAULT_TIME_ZONE,
   isTimeZone,
+  useZoneTable,
+  type ZoneTable,
   zonedTimeToEpoch,
   zoneOffsetMs,
 } from './offsets';
@@ -290,6 +302,9 @@ function offsetLabel(offsetMs: number): string {
 
 /** A short zone name such as IST, BST or EDT; `GMT+5:45` style when no locale names it. */
 function abbreviation(epochMs: number, zone: string, offsetMs: number): string {
+  const span = tableSpan(epochMs, zone);
+  const named = span === -1 ? undefined : tableOf(zone)?.names[span];
+  if (named !== undefined) return named;
   const key = `${zone}|${offsetMs}`;
   let name = abbreviations.get(key);
   if (name === undefined) {
@@ -312,4 +327,44 @@ function abbreviation(epochMs: number, zone: string, offsetMs: number): string {
 export function formatInZone(epochMs: number, zone: string): string {
   const offset = zoneOffsetMs(epochMs, zone);
   return `${formatApiDateTime(epochMs, zone)} ${abbreviation(epochMs, zone, offset)}`;
+}
+
+/** How often `zoneTable` asks Intl for the offset; no zone changes its offset twice in 12 h. */
+const TABLE_STEP_MS = 12 * 3_600_000;
+
+/**
+ * `zone`'s offsets and short names from `fromMs` to `toMs` (whole seconds), with Intl: each
+ * change found to the second, between probes 12 hours apart. `useZoneTable` then answers
+ * `zoneOffsetMs`, `formatInZone` and the zone checks in that range as Intl would, without it
+ * (synth makes one for the configured zone, `shared/config/embedded.ts`).
+ *
+ * @throws TimeZoneError for an unknown zone.
+ */
+export function zoneTable(zone: string, fromMs: number, toMs: number): ZoneTable {
+  let current = intlOffsetMs(fromMs, zone);
+  const starts = [fromMs];
+  const offsets = [current];
+  const names = [abbreviation(fromMs, zone, current)];
+  let known = fromMs;
+  while (known < toMs - 1000) {
+    const probe = Math.min(known + TABLE_STEP_MS, toMs - 1000);
+    if (intlOffsetMs(probe, zone) === current) {
+      known = probe;
+      continue;
+    }
+    // The first second after `known` whose offset is no longer `current`.
+    let low = known;
+    let high = probe;
+    while (high - low > 1000) {
+      const middle = low + Math.floor((high - low) / 2000) * 1000;
+      if (intlOffsetMs(middle, zone) === current) low = middle;
+      else high = middle;
+    }
+    current = intlOffsetMs(high, zone);
+    starts.push(high);
+    offsets.push(current);
+    names.push(abbreviation(high, zone, current));
+    known = high;
+  }
+  return { zone, fromMs, toMs, starts, offsets, names };
 }
