@@ -65,7 +65,8 @@ export class NotifierFunction extends Construct {
     const entry = join(props.functionsDir, NOTIFIER_ENTRY);
     if (!existsSync(entry)) throw new MissingFileError('handler entry of the notifier', entry);
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
-    const embedded = embedConfig(props.config);
+    // As the pollers': the zone's offsets for the years around this synth (no ICU at cold start).
+    const embedded = embedConfig(props.config, new Date().getUTCFullYear());
     this.function = new NodejsFunction(this, 'Function', {
       entry,
       handler: 'handler',
