@@ -154,9 +154,11 @@ try {
       );
     }
     for (const asset of assets) {
-      const limitKb = sdk === 'bundled' ? 350 : 170;
       const kb = round(asset.bytes / 1024, 1);
-      budget(`bundle ${asset.source}, SDK ${sdk} (KB)`, kb, `<= ${limitKb}`, kb <= limitKb);
+      // The SDK-bundled size has no budget (the SDK alone is ~306 KB): the cold-start table
+      // prints it, and the cold start is judged against the SDK floor instead.
+      if (sdk === 'external')
+        budget(`bundle ${asset.source}, SDK external (KB)`, kb, '<= 170', kb <= 170);
       subjects.push({ source: asset.source, sdk, file: asset.file, bytes: asset.bytes });
     }
     const floorAsset = await bundleFloor(join(scratch, `floor-${sdk}`), sdk);
