@@ -6,30 +6,14 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  CONFIG_DIGEST_IDENTIFIER,
-  EMBEDDED_CONFIG_FILE,
-  embedConfig,
-} from '../shared/config/embedded';
+import { embedConfig } from '../shared/config/embedded';
 import type { Config } from '../shared/config/types';
 import { MissingFileError } from './errors';
-import { METRIC_NAMESPACE, SERVICE_NAME } from './metrics';
-import {
-  BUNDLED_CONFIG_NAME,
-  bundlingPath,
-  CREDENTIAL_CHAIN_PACKAGE,
-  ESM_REQUIRE_BANNER,
-  functionsModulePath,
-  LAMBDA_CREDENTIALS_MODULE,
-  NODE_HTTP_MODULE,
-  NOTIFIER_ENTRY,
-  POLLER_ENVIRONMENT,
-  shellQuote,
-} from './poller';
+import { handlerPackaging, NOTIFIER_ENTRY } from './poller';
 
 /** The notifier's clock: EventBridge's shortest rate. */
 const EVERY = Duration.minutes(1);
@@ -83,41 +67,7 @@ export class NotifierFunction extends Construct {
       retryAttempts: 0,
       maxEventAge: Duration.minutes(1),
       onFailure: new SqsDestination(props.deadLetterQueue),
-      environment: {
-        ...props.environment,
-        ...POLLER_ENVIRONMENT,
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        banner: ESM_REQUIRE_BANNER,
-        define: { [CONFIG_DIGEST_IDENTIFIER]: JSON.stringify(embedded.digest) },
-        bundleAwsSDK: props.bundleAwsSdk,
-        esbuildArgs: {
-          '--alias': [
-            `node:http=${functionsModulePath(props, NODE_HTTP_MODULE)}`,
-            ...(props.bundleAwsSdk
-              ? [
-                  `${CREDENTIAL_CHAIN_PACKAGE}=${functionsModulePath(props, LAMBDA_CREDENTIALS_MODULE)}`,
-                ]
-              : []),
-          ],
-        },
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) => [
-            `cp ${shellQuote(bundlingPath(props.configFile, props.projectRoot, inputDir))} ${shellQuote(join(outputDir, BUNDLED_CONFIG_NAME))}`,
-            `printf '%s' ${shellQuote(embedded.text)} > ${shellQuote(join(outputDir, EMBEDDED_CONFIG_FILE))}`,
-          ],
-        },
-      },
+      ...handlerPackaging(props, props.configFile, embedded),
     });
     this.schedule = new Rule(this, 'Schedule', {
       description: 'telealert: the notifier sends what is due (held groups, digests) every minute',

@@ -7,13 +7,18 @@ import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  NodejsFunction,
+  type NodejsFunctionProps,
+  OutputFormat,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   CONFIG_DIGEST_IDENTIFIER,
   EMBEDDED_CONFIG_FILE,
+  type EmbeddedConfig,
   embedConfig,
 } from '../shared/config/embedded';
 import type { Config, SourceName } from '../shared/config/types';
@@ -175,44 +180,7 @@ export class SourcePoller extends Construct {
       retryAttempts: 0,
       maxEventAge: pollerMaxEventAge(everyMs),
       onFailure: new SqsDestination(props.deadLetterQueue),
-      environment: {
-        ...props.environment,
-        ...POLLER_ENVIRONMENT,
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        banner: ESM_REQUIRE_BANNER,
-        // Ties the bundle to the validated config shipped beside it (functions/runtime.ts).
-        define: { [CONFIG_DIGEST_IDENTIFIER]: JSON.stringify(embedded.digest) },
-        bundleAwsSDK: props.bundleAwsSdk,
-        esbuildArgs: {
-          '--alias': [
-            `node:http=${functionsModulePath(props, NODE_HTTP_MODULE)}`,
-            // Lambda gives the role's credentials in the environment: the SDK's default chain
-            // is swapped for its environment link, dropping the SSO/STS clients it would carry.
-            ...(props.bundleAwsSdk
-              ? [
-                  `${CREDENTIAL_CHAIN_PACKAGE}=${functionsModulePath(props, LAMBDA_CREDENTIALS_MODULE)}`,
-                ]
-              : []),
-          ],
-        },
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) => [
-            `cp ${shellQuote(bundlingPath(configFile, props.projectRoot, inputDir))} ${shellQuote(join(outputDir, BUNDLED_CONFIG_NAME))}`,
-            `printf '%s' ${shellQuote(embedded.text)} > ${shellQuote(join(outputDir, EMBEDDED_CONFIG_FILE))}`,
-          ],
-        },
-      },
+      ...handlerPackaging(props, configFile, embedded),
     });
 
     if ((props.samples ?? 1) > 1) {
@@ -239,6 +207,66 @@ export class SourcePoller extends Construct {
       targets: [new LambdaFunction(this.function)],
     });
   }
+}
+
+/** What a telealert handler's packaging needs to know. */
+export interface HandlerPackagingProps {
+  readonly projectRoot: string;
+  readonly functionsDir: string;
+  readonly bundleAwsSdk?: boolean;
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The environment and bundling every telealert handler shares (pollers and the notifier): ESM
+ * for node24, the `node:http` and credential aliases, and the rules file and validated config
+ * (with the digest that ties them to this bundle) copied beside the handler.
+ */
+export function handlerPackaging(
+  props: HandlerPackagingProps,
+  configFile: string,
+  embedded: EmbeddedConfig,
+): Pick<NodejsFunctionProps, 'environment' | 'bundling'> {
+  return {
+    environment: {
+      ...props.environment,
+      ...POLLER_ENVIRONMENT,
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+    },
+    bundling: {
+      format: OutputFormat.ESM,
+      target: 'node24',
+      mainFields: ['module', 'main'],
+      minify: true,
+      sourceMap: true,
+      sourcesContent: false,
+      banner: ESM_REQUIRE_BANNER,
+      // Ties the bundle to the validated config shipped beside it (functions/runtime.ts).
+      define: { [CONFIG_DIGEST_IDENTIFIER]: JSON.stringify(embedded.digest) },
+      bundleAwsSDK: props.bundleAwsSdk,
+      esbuildArgs: {
+        '--alias': [
+          `node:http=${functionsModulePath(props, NODE_HTTP_MODULE)}`,
+          // Lambda gives the role's credentials in the environment: the SDK's default chain
+          // is swapped for its environment link, dropping the SSO/STS clients it would carry.
+          ...(props.bundleAwsSdk
+            ? [
+                `${CREDENTIAL_CHAIN_PACKAGE}=${functionsModulePath(props, LAMBDA_CREDENTIALS_MODULE)}`,
+              ]
+            : []),
+        ],
+      },
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (inputDir: string, outputDir: string) => [
+          `cp ${shellQuote(bundlingPath(configFile, props.projectRoot, inputDir))} ${shellQuote(join(outputDir, BUNDLED_CONFIG_NAME))}`,
+          `printf '%s' ${shellQuote(embedded.text)} > ${shellQuote(join(outputDir, EMBEDDED_CONFIG_FILE))}`,
+        ],
+      },
+    },
+  };
 }
 
 /**
