@@ -92,22 +92,34 @@ function route(
     for (const event of events) work.deferred.push(event);
     return;
   }
+  // The held lists this call made, appended in place: a copy per event made a step of many
+  // events for one group (the pollers' backlog after a notifier outage) quadratic.
+  const owned = new Map<string, HeldEvent[]>();
   for (const event of events) {
     const { key, labels } = groupOf(channel, event);
     const group = work.groups.get(key);
     if (group !== undefined && group.held.length > 0) {
-      work.groups.set(key, { ...group, held: [...group.held, event] });
+      const mine = owned.get(key);
+      if (mine !== undefined) {
+        mine.push(event);
+      } else {
+        const held = [...group.held, event];
+        owned.set(key, held);
+        work.groups.set(key, { ...group, held });
+      }
       continue;
     }
     const quiet =
       group?.lastSentAt === undefined || nowMs >= group.lastSentAt + channel.group.intervalMs;
+    const held = [event];
+    owned.set(key, held);
     work.groups.set(key, {
       labels,
       ...(quiet || group?.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
       dueAt: quiet
         ? nowMs + channel.group.waitMs
         : (group?.lastSentAt ?? nowMs) + channel.group.intervalMs,
-      held: [event],
+      held,
       opensGroup: quiet,
     });
   }

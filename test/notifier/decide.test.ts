@@ -133,6 +133,15 @@ describe('Function: decide, a flood', () => {
     expect(deferred.state?.channels.oncall?.deferred).toHaveLength(150_000);
   });
 
+  it('tells 100,000 events of one group in one step (a backlog after an outage), each exactly once', () => {
+    const backlog = Array.from({ length: 100_000 }, (_, i) => event(`c${i}`, T0));
+    const decided = decide(CONFIG, undefined, backlog, T0);
+    const told = decided.messages.flatMap((outbound) => outbound.delivers);
+    expect(told).toHaveLength(100_000);
+    expect(new Set(told).size).toBe(100_000);
+    expect(decided.messages.every((outbound) => outbound.message.kind === 'alerts')).toBe(true);
+  });
+
   it('tells a night of 50,000 deferred events in the morning digest, each exactly once', () => {
     const night = T0 + 10 * 60 * MINUTE;
     const flood = Array.from({ length: 50_000 }, (_, i) => event(`c${i}`, night));
