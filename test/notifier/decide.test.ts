@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/config/types';
-import type { Notification } from '../../shared/engine/types';
 import { isActive, nextWindowStart } from '../../shared/notifier/active';
 import { decide } from '../../shared/notifier/decide';
 import { IncompatibleNotifierStateError } from '../../shared/notifier/errors';
 import type { NotifierState } from '../../shared/notifier/types';
 import { zonedTimeToEpoch } from '../../shared/time/zone';
 import { config, MINUTE, T0 } from '../engine/fixtures';
-
-function event(key: string, atMs: number, overrides: Partial<Notification> = {}): Notification {
-  return {
-    id: `ringing{call_id=${key}}|firing|${atMs}`,
-    at: new Date(atMs).toISOString(),
-    source: 'live_calls',
-    rule: 'ringing',
-    status: 'firing',
-    severity: 'warning',
-    channels: ['oncall'],
-    key: `ringing{call_id=${key}}`,
-    labels: { call_id: key },
-    sms: `FIRING ringing: call ${key}`,
-    subject: `[WARNING] FIRING ringing: call ${key}`,
-    text: `the story of ${key}`,
-    ...overrides,
-  };
-}
+import { ringingEvent as event } from './events';
 
 const CONFIG = config([]);
 

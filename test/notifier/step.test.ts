@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Notification } from '../../shared/engine/types';
 import { notifierStep } from '../../shared/notifier/step';
 import type { Message } from '../../shared/notifier/types';
 import { NotifierConflictError } from '../../shared/ports/errors';
 import { MemoryMessagePublisher, MemoryNotifierStore } from '../../shared/ports/memory';
 import type { MessagePublisher, NotifierCommit } from '../../shared/ports/notifier';
 import { config, MINUTE, T0 } from '../engine/fixtures';
+import { ringingEvent as event } from './events';
 
 const CONFIG = config([]);
-
-function event(key: string, atMs: number): Notification {
-  return {
-    id: `ringing{call_id=${key}}|firing|${atMs}`,
-    at: new Date(atMs).toISOString(),
-    source: 'live_calls',
-    rule: 'ringing',
-    status: 'firing',
-    severity: 'warning',
-    channels: ['oncall'],
-    key: `ringing{call_id=${key}}`,
-    labels: { call_id: key },
-    sms: `FIRING ringing: call ${key}`,
-    subject: `[WARNING] FIRING ringing: call ${key}`,
-    text: `the story of ${key}`,
-  };
-}
 
 class FailingPublisher implements MessagePublisher {
   async publish(): Promise<{ delivered: readonly string[] }> {
