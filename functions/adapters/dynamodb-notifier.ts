@@ -1,29 +1,19 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  type DynamoDBClient,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Message, NotifierState } from '../../shared/notifier/types';
 import { NotifierConflictError, StateStoreError } from '../../shared/ports/errors';
 import type { NotifierCommit, NotifierStore, StoredNotifier } from '../../shared/ports/notifier';
 import {
-  attempt,
-  BATCH_WRITE_MAX,
-  deleteBatch,
-  NOTIFIER_PARTITION,
-  parallel,
-  queryPartition,
-} from './dynamodb-requests';
-import {
-  ATTR,
-  commitRevision,
-  MAX_STATE_ITEM_BYTES,
-  newCommitId,
-  STATE_SK,
-} from './dynamodb-state-items';
+  deleteKeys,
+  deleteOrphans,
+  liveCommits,
+  putOwed,
+  readPartition,
+  writeState,
+} from './dynamodb-commit';
+import { NOTIFIER_PARTITION, parallel } from './dynamodb-requests';
+import { ATTR, MAX_STATE_ITEM_BYTES, newCommitId, STATE_SK } from './dynamodb-state-items';
 
 const DAY_MS = 86_400_000;
 /** Sort keys of owed messages: `message#<message id>` (ids are 32 hex characters). */
@@ -64,11 +54,9 @@ export interface DynamoNotifierStoreOptions {
  * the events it took in, `revision`, `committed`, `writtenBy`, `expiresAt`) and one item per
  * owed message (`sk` = `message#<id>`: the message JSON, the `commits` that wrote it).
  *
- * The same commit protocol as the pollers' `DynamoStateStore`: owed items are written first,
- * each tagged with a fresh commit id, then the state item is updated conditional on the
- * revision, recording that id in `committed`; an owed item with no committed id (a lost race,
- * a crash before the update) is not owed, and `load` deletes it once the revision is past its
- * commit. A commit whose answer was lost but which was applied is recognised by `writtenBy`.
+ * The same commit protocol as the pollers' `DynamoStateStore` (`dynamodb-commit.ts`): owed
+ * messages commit atomically with the state, an orphan is deleted only if no commit in flight
+ * wrote it again, and a commit whose answer was lost but which was applied is its own.
  */
 export class DynamoNotifierStore implements NotifierStore {
   readonly #client: DynamoDBClient;
@@ -86,152 +74,78 @@ export class DynamoNotifierStore implements NotifierStore {
   }
 
   async loadNotifier(): Promise<StoredNotifier> {
-    const items = await queryPartition(this.#client, this.#table, NOTIFIER_PARTITION);
-    const stateItem = items.find((item) => item.sk?.S === STATE_SK);
-    if (stateItem === undefined) return { state: undefined, revision: 0, consumed: {}, owed: [] };
-    const revision = Number(stateItem[ATTR.revision]?.N ?? '0');
-    const committed = new Set(stateItem[ATTR.committed]?.SS ?? []);
+    const read = await readPartition(this.#client, this.#table, NOTIFIER_PARTITION);
+    if (read.stateItem === undefined)
+      return { state: undefined, revision: 0, consumed: {}, owed: [] };
     let body: StoredBody;
-    const owed: Message[] = [];
-    const dead: Record<string, AttributeValue>[] = [];
+    let owed: Message[];
     try {
-      body = JSON.parse(gunzipSync(stateItem[ATTR.state]?.B ?? new Uint8Array()).toString('utf8'));
-      for (const item of items) {
-        if (item === stateItem) continue;
-        const commits = item[ATTR.commits]?.SS ?? [];
-        if (commits.some((id) => committed.has(id))) {
-          owed.push(JSON.parse(item[MESSAGE_ATTR]?.S ?? '') as Message);
-        } else if (commits.every((id) => commitRevision(id) <= revision)) {
-          dead.push({ pk: { S: NOTIFIER_PARTITION }, sk: { S: item.sk?.S ?? '' } });
-        }
-      }
+      body = JSON.parse(
+        gunzipSync(read.stateItem[ATTR.state]?.B ?? new Uint8Array()).toString('utf8'),
+      );
+      owed = read.owed.map((item) => JSON.parse(item[MESSAGE_ATTR]?.S ?? '') as Message);
     } catch (error) {
       throw new StateStoreError(`the notifier state in ${this.#table} is unreadable`, {
         cause: error,
       });
     }
-    // Orphans are never owed: removing them is tidiness, left to the TTL when it fails.
-    await this.#delete(dead).catch(() => undefined);
+    await deleteOrphans(this.#client, this.#table, read.orphans);
     owed.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1));
-    return { state: body.state, revision, consumed: body.consumed, owed };
+    return { state: body.state, revision: read.revision, consumed: body.consumed, owed };
   }
 
   async commitNotifier(expectedRevision: number, next: NotifierCommit): Promise<number> {
-    const revision = expectedRevision + 1;
-    const commitId = newCommitId(revision);
+    const commitId = newCommitId(expectedRevision + 1);
     const expiresAt: AttributeValue = { N: String(Math.floor((this.#now() + this.#ttlMs) / 1000)) };
-    const bytes = gzipSync(JSON.stringify({ state: next.state, consumed: next.consumed }));
-    if (bytes.byteLength > MAX_STATE_ITEM_BYTES) {
-      throw new StateStoreError(
-        `the notifier state is ${bytes.byteLength} bytes compressed, over the ${MAX_STATE_ITEM_BYTES} a DynamoDB item may hold`,
-      );
-    }
-    const names: Record<string, string> = {
-      '#state': ATTR.state,
-      '#revision': ATTR.revision,
-      '#writtenAt': ATTR.writtenAt,
-      '#writtenBy': ATTR.writtenBy,
-    };
-    const values: Record<string, AttributeValue> = {
-      ':state': { B: bytes },
-      ':revision': { N: String(revision) },
-      ':expiresAt': expiresAt,
-      ':writtenAt': { N: String(this.#now()) },
-      ':writtenBy': { S: commitId },
-    };
-    const sets = [
-      '#state = :state',
-      '#revision = :revision',
-      'expiresAt = :expiresAt',
-      '#writtenAt = :writtenAt',
-      '#writtenBy = :writtenBy',
-    ];
+    let committed: string[] | undefined;
     if (next.owed.length > 0) {
-      const live = await this.#liveCommits(expectedRevision);
-      await parallel(next.owed, (message) => this.#putOwed(message, commitId, expiresAt));
-      names['#committed'] = ATTR.committed;
-      values[':committed'] = { SS: [...live, commitId] };
-      sets.push('#committed = :committed');
-    }
-    let condition = 'attribute_not_exists(pk)';
-    if (expectedRevision > 0) {
-      condition = '#revision = :expected';
-      values[':expected'] = { N: String(expectedRevision) };
-    }
-    try {
-      await this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: stateKey(),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
+      const live = await liveCommits(
+        this.#client,
+        this.#table,
+        NOTIFIER_PARTITION,
+        expectedRevision,
+        () => new NotifierConflictError(expectedRevision),
       );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        // Applied, its answer lost, and the SDK's retry found our own revision: done.
-        const item = error.Item;
-        if (item?.[ATTR.revision]?.N === String(revision) && item[ATTR.writtenBy]?.S === commitId) {
-          return revision;
-        }
-        throw new NotifierConflictError(expectedRevision, { cause: error });
-      }
-      throw new StateStoreError(`cannot write the notifier state to ${this.#table}`, {
-        cause: error,
-      });
+      committed = [...live, commitId];
     }
-    return revision;
+    // Checked before any owed item is written, so a state too large leaves no orphans.
+    const bytes = gzipSync(JSON.stringify({ state: next.state, consumed: next.consumed }));
+    const size = bytes.byteLength + (committed ?? []).reduce((sum, id) => sum + id.length, 0);
+    if (size > MAX_STATE_ITEM_BYTES) {
+      throw new StateStoreError(
+        `the notifier state is ${size} bytes compressed, over the ${MAX_STATE_ITEM_BYTES} a DynamoDB item may hold`,
+      );
+    }
+    await parallel(next.owed, (message) =>
+      putOwed(
+        this.#client,
+        this.#table,
+        {
+          key: messageKey(message.id),
+          attribute: MESSAGE_ATTR,
+          json: JSON.stringify(message),
+          what: `message ${message.id}`,
+        },
+        commitId,
+        expiresAt,
+      ),
+    );
+    return writeState(this.#client, this.#table, {
+      key: stateKey(),
+      expectedRevision,
+      commitId,
+      state: bytes,
+      ...(committed === undefined ? {} : { committed }),
+      expiresAt,
+      writtenAtMs: this.#now(),
+      conflict: (cause) => new NotifierConflictError(expectedRevision, { cause }),
+      failure: (cause) =>
+        new StateStoreError(`cannot write the notifier state to ${this.#table}`, { cause }),
+    });
   }
 
   async markMessagesSent(ids: readonly string[]): Promise<void> {
-    await this.#delete([...new Set(ids)].map(messageKey));
-  }
-
-  async #delete(keys: readonly Record<string, AttributeValue>[]): Promise<void> {
-    const batches: Record<string, AttributeValue>[][] = [];
-    for (let start = 0; start < keys.length; start += BATCH_WRITE_MAX) {
-      batches.push(keys.slice(start, start + BATCH_WRITE_MAX));
-    }
-    await parallel(batches, (batch) =>
-      deleteBatch(this.#client, this.#table, batch, this.#sleep, 'messages of the notifier'),
-    );
-  }
-
-  /** The committed ids that still have an owed item; a stale revision is a conflict. */
-  async #liveCommits(expectedRevision: number): Promise<string[]> {
-    const items = await queryPartition(
-      this.#client,
-      this.#table,
-      NOTIFIER_PARTITION,
-      'sk, #revision, #committed, #commits',
-      { '#revision': ATTR.revision, '#committed': ATTR.committed, '#commits': ATTR.commits },
-    );
-    const stateItem = items.find((item) => item.sk?.S === STATE_SK);
-    if (Number(stateItem?.[ATTR.revision]?.N ?? '0') !== expectedRevision) {
-      throw new NotifierConflictError(expectedRevision);
-    }
-    const referenced = new Set(items.flatMap((item) => item[ATTR.commits]?.SS ?? []));
-    return (stateItem?.[ATTR.committed]?.SS ?? []).filter((id) => referenced.has(id));
-  }
-
-  async #putOwed(message: Message, commitId: string, expiresAt: AttributeValue): Promise<void> {
-    await attempt(`cannot record message ${message.id} as owed`, () =>
-      this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: messageKey(message.id),
-          UpdateExpression: 'SET #message = :m, expiresAt = :expiresAt ADD #commits :c',
-          ExpressionAttributeNames: { '#message': MESSAGE_ATTR, '#commits': ATTR.commits },
-          ExpressionAttributeValues: {
-            ':m': { S: JSON.stringify(message) },
-            ':expiresAt': expiresAt,
-            ':c': { SS: [commitId] },
-          },
-        }),
-      ),
-    );
+    const keys = [...new Set(ids)].map(messageKey);
+    await deleteKeys(this.#client, this.#table, keys, this.#sleep, 'messages of the notifier');
   }
 }

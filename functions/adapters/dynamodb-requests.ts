@@ -11,6 +11,8 @@ import { StateStoreError } from '../../shared/ports/errors';
 export const BATCH_WRITE_MAX = 25;
 /** The partition of the notifier's state and owed messages, beside the sources'. */
 export const NOTIFIER_PARTITION = 'notifier';
+/** A partition of the state table: a source's, or the notifier's. */
+export type Partition = SourceName | typeof NOTIFIER_PARTITION;
 /** Owed items written or deleted at once: fast for a flood, gentle on on-demand capacity. */
 const PARALLEL_WRITES = 16;
 const BATCH_RETRIES = 5;
@@ -29,7 +31,7 @@ export async function attempt<T>(what: string, request: () => Promise<T>): Promi
 export async function queryPartition(
   client: DynamoDBClient,
   table: string,
-  source: SourceName | typeof NOTIFIER_PARTITION,
+  source: Partition,
   projection?: string,
   projectionNames?: Record<string, string>,
 ): Promise<Record<string, AttributeValue>[]> {

@@ -1,7 +1,6 @@
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
-  DeleteItemCommand,
   type DynamoDBClient,
   QueryCommand,
   UpdateItemCommand,
@@ -12,23 +11,22 @@ import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
 import { narrowChannels } from '../../shared/ports/narrow';
 import type { StateStore, StoredState } from '../../shared/ports/types';
 import {
-  attempt,
-  BATCH_WRITE_MAX,
-  deleteBatch,
-  parallel,
-  queryPartition,
-} from './dynamodb-requests';
+  deleteKeys,
+  deleteOrphans,
+  liveCommits,
+  putOwed,
+  readPartition,
+  writeState,
+} from './dynamodb-commit';
+import { attempt, parallel } from './dynamodb-requests';
 import {
   ATTR,
-  commitRevision,
   compareOwed,
   decodeOwed,
   decodeState,
   encodeState,
   newCommitId,
-  type OwedItem,
   owedKey,
-  STATE_SK,
   stateKey,
 } from './dynamodb-state-items';
 
@@ -51,18 +49,9 @@ export interface DynamoStateStoreOptions {
  * and one item per owed notification (`sk` = `owed#<notification id>`) with the notification
  * JSON, the `commits` that wrote it and its own `expiresAt`.
  *
- * A commit with owed notifications gets a fresh commit id. It first writes its owed items, each
- * adding that id to its `commits` set (a set, so two racing commits of the same notification
- * merge rather than overwrite), then updates the state item conditional on the revision,
- * recording the id in `committed`. Only owed items with a committed id are owed: the items of a
- * commit that lost the race or crashed before its state update are orphans, ignored by `load`
- * and deleted by it once the revision has moved past theirs (before that, the commit may still
- * be in flight). So any number of owed notifications commit atomically with the state, with
- * nothing lost and nothing sent twice. `committed` is pruned at each such commit to the ids that
- * still have an owed item. Every commit, with owed notifications or not, records its id as
- * `writtenBy`: when the update was applied but its answer lost, the SDK's retry fails the
- * revision check, and the item it returns (`ALL_OLD`) shows the commit's own id, so the commit
- * succeeded rather than lost a race. `markSent` deletes owed items; `narrowOwed` rewrites one's
+ * The commit protocol (`dynamodb-commit.ts`) makes any number of owed notifications commit
+ * atomically with the state, nothing lost and nothing sent twice, and knows its own write when
+ * the answer to it was lost. `markSent` deletes owed items; `narrowOwed` rewrites one's
  * notification in place (commits kept) when only some of its channels took it.
  *
  * @throws StateTooLargeError from `commit` when the compressed state exceeds ~350 KB.
@@ -83,38 +72,23 @@ export class DynamoStateStore implements StateStore {
   }
 
   async load(source: SourceName): Promise<StoredState> {
-    const items = await queryPartition(this.#client, this.#table, source);
-    const stateItem = items.find((item) => item.sk?.S === STATE_SK);
-    if (stateItem === undefined) return { state: undefined, revision: 0, owed: [] };
+    const read = await readPartition(this.#client, this.#table, source);
+    if (read.stateItem === undefined) return { state: undefined, revision: 0, owed: [] };
     let state: SourceState;
-    let owedItems: { key: Record<string, AttributeValue>; owed: OwedItem }[];
+    let owed: Notification[];
     try {
-      state = decodeState(stateItem[ATTR.state]?.B ?? new Uint8Array());
-      owedItems = items
-        .filter((item) => item !== stateItem)
-        .map((item) => ({
-          key: { pk: { S: source }, sk: { S: item.sk?.S ?? '' } },
-          owed: decodeOwed(item),
-        }));
+      state = decodeState(read.stateItem[ATTR.state]?.B ?? new Uint8Array());
+      owed = read.owed.map((item) => decodeOwed(item).notification);
     } catch (error) {
       throw new StateStoreError(`the stored state of ${source} in ${this.#table} is unreadable`, {
         cause: error,
       });
     }
-    const revision = Number(stateItem[ATTR.revision]?.N ?? '0');
-    const committed = new Set(stateItem[ATTR.committed]?.SS ?? []);
-    const owed: Notification[] = [];
-    const dead: typeof owedItems = [];
-    for (const item of owedItems) {
-      if (item.owed.commits.some((id) => committed.has(id))) owed.push(item.owed.notification);
-      // No commit of a revision already reached can succeed any more: a lost race or a crash.
-      else if (item.owed.commits.every((id) => commitRevision(id) <= revision)) dead.push(item);
-    }
-    await parallel(dead, (item) => this.#deleteOrphan(item.key, item.owed.commits));
-    const writtenAt = stateItem[ATTR.writtenAt]?.N;
+    await deleteOrphans(this.#client, this.#table, read.orphans);
+    const writtenAt = read.stateItem[ATTR.writtenAt]?.N;
     return {
       state,
-      revision,
+      revision: read.revision,
       ...(writtenAt === undefined ? {} : { writtenAtMs: Number(writtenAt) }),
       owed: owed.sort(compareOwed),
     };
@@ -126,82 +100,53 @@ export class DynamoStateStore implements StateStore {
     next: SourceState,
     owed: readonly Notification[],
   ): Promise<number> {
-    const revision = expectedRevision + 1;
-    const commitId = newCommitId(revision);
+    const commitId = newCommitId(expectedRevision + 1);
     const expiresAt: AttributeValue = { N: String(Math.floor((this.#now() + this.#ttlMs) / 1000)) };
-    const names: Record<string, string> = {
-      '#state': ATTR.state,
-      '#revision': ATTR.revision,
-      '#writtenAt': ATTR.writtenAt,
-      '#writtenBy': ATTR.writtenBy,
-    };
-    const values: Record<string, AttributeValue> = {
-      ':revision': { N: String(revision) },
-      ':expiresAt': expiresAt,
-      ':writtenAt': { N: String(this.#now()) },
-      ':writtenBy': { S: commitId },
-    };
-    const sets = [
-      '#state = :state',
-      '#revision = :revision',
-      'expiresAt = :expiresAt',
-      '#writtenAt = :writtenAt',
-      '#writtenBy = :writtenBy',
-    ];
-    if (owed.length === 0) {
-      values[':state'] = { B: encodeState(source, next) };
-    } else {
-      const committed = [...(await this.#liveCommits(source, expectedRevision)), commitId];
-      // Checked before any owed item is written, so a state too large leaves no orphans.
-      values[':state'] = { B: encodeState(source, next, committed) };
-      await parallel(owed, (n) => this.#putOwed(source, n, commitId, expiresAt));
-      names['#committed'] = ATTR.committed;
-      values[':committed'] = { SS: committed };
-      sets.push('#committed = :committed');
-    }
-    let condition = 'attribute_not_exists(pk)';
-    if (expectedRevision > 0) {
-      condition = '#revision = :expected';
-      values[':expected'] = { N: String(expectedRevision) };
-    }
-    try {
-      await this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: stateKey(source),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          // The item as it stands when the check fails, to tell a lost race from our own write.
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
+    let committed: string[] | undefined;
+    if (owed.length > 0) {
+      const live = await liveCommits(
+        this.#client,
+        this.#table,
+        source,
+        expectedRevision,
+        () => new StateConflictError(source, expectedRevision),
       );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        // The write was applied but its answer was lost (a reset, a 5xx after the write), and
-        // the SDK's retry found the revision already moved, by this very commit: it is done.
-        // Taking it for a lost race would evaluate the same poll again on top of itself.
-        if (writtenBy(error.Item, revision) === commitId) return revision;
-        throw new StateConflictError(source, expectedRevision, { cause: error });
-      }
-      throw new StateStoreError(`cannot write the state of ${source} to ${this.#table}`, {
-        cause: error,
-      });
+      committed = [...live, commitId];
     }
-    return revision;
+    // Checked before any owed item is written, so a state too large leaves no orphans.
+    const state = encodeState(source, next, committed);
+    await parallel(owed, (n) =>
+      putOwed(
+        this.#client,
+        this.#table,
+        {
+          key: owedKey(source, n.id),
+          attribute: ATTR.notification,
+          json: JSON.stringify(n),
+          what: `notification ${n.id} of ${source}`,
+        },
+        commitId,
+        expiresAt,
+      ),
+    );
+    return writeState(this.#client, this.#table, {
+      key: stateKey(source),
+      expectedRevision,
+      commitId,
+      state,
+      ...(committed === undefined ? {} : { committed }),
+      expiresAt,
+      writtenAtMs: this.#now(),
+      conflict: (cause) => new StateConflictError(source, expectedRevision, { cause }),
+      failure: (cause) =>
+        new StateStoreError(`cannot write the state of ${source} to ${this.#table}`, { cause }),
+    });
   }
 
   async markSent(source: SourceName, ids: readonly string[]): Promise<void> {
     // A batch refuses the same key twice.
     const keys = [...new Set(ids)].map((id) => owedKey(source, id));
-    const batches: Record<string, AttributeValue>[][] = [];
-    for (let start = 0; start < keys.length; start += BATCH_WRITE_MAX) {
-      batches.push(keys.slice(start, start + BATCH_WRITE_MAX));
-    }
-    await parallel(batches, (batch) =>
-      deleteBatch(this.#client, this.#table, batch, this.#sleep, `notifications of ${source}`),
-    );
+    await deleteKeys(this.#client, this.#table, keys, this.#sleep, `notifications of ${source}`);
   }
 
   /**
@@ -258,96 +203,4 @@ export class DynamoStateStore implements StateStore {
       });
     }
   }
-
-  /**
-   * The committed ids that still have an owed item, read with the revision: a stale revision is
-   * a conflict found before anything is written.
-   */
-  async #liveCommits(source: SourceName, expectedRevision: number): Promise<string[]> {
-    const items = await queryPartition(
-      this.#client,
-      this.#table,
-      source,
-      `sk, #revision, #committed, #commits`,
-      {
-        '#revision': ATTR.revision,
-        '#committed': ATTR.committed,
-        '#commits': ATTR.commits,
-      },
-    );
-    const stateItem = items.find((item) => item.sk?.S === STATE_SK);
-    if (Number(stateItem?.[ATTR.revision]?.N ?? '0') !== expectedRevision) {
-      throw new StateConflictError(source, expectedRevision);
-    }
-    const referenced = new Set(items.flatMap((item) => item[ATTR.commits]?.SS ?? []));
-    return (stateItem?.[ATTR.committed]?.SS ?? []).filter((id) => referenced.has(id));
-  }
-
-  async #putOwed(
-    source: SourceName,
-    n: Notification,
-    commitId: string,
-    expiresAt: AttributeValue,
-  ): Promise<void> {
-    await attempt(`cannot record notification ${n.id} of ${source} as owed`, () =>
-      this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: owedKey(source, n.id),
-          UpdateExpression: 'SET #notification = :n, expiresAt = :expiresAt ADD #commits :c',
-          ExpressionAttributeNames: {
-            '#notification': ATTR.notification,
-            '#commits': ATTR.commits,
-          },
-          ExpressionAttributeValues: {
-            ':n': { S: JSON.stringify(n) },
-            ':expiresAt': expiresAt,
-            ':c': { SS: [commitId] },
-          },
-        }),
-      ),
-    );
-  }
-
-  /**
-   * Deletes an orphan unless it changed since it was read: the condition names the exact set
-   * of commit ids seen, so an item deleted by another run and written again by a commit in
-   * flight (same id, other commit) is left alone. Best effort: an orphan is never delivered,
-   * so a failed delete (throttling, a timeout) only leaves it to the next load or to its TTL,
-   * and must not fail the run.
-   */
-  async #deleteOrphan(
-    key: Record<string, AttributeValue>,
-    commits: readonly string[],
-  ): Promise<void> {
-    const names = commits.map((_, i) => `:c${i}`);
-    try {
-      await this.#client.send(
-        new DeleteItemCommand({
-          TableName: this.#table,
-          Key: key,
-          ConditionExpression: [
-            'size(#commits) = :n',
-            ...names.map((name) => `contains(#commits, ${name})`),
-          ].join(' AND '),
-          ExpressionAttributeNames: { '#commits': ATTR.commits },
-          ExpressionAttributeValues: {
-            ':n': { N: String(commits.length) },
-            ...Object.fromEntries(commits.map((id, i) => [`:c${i}`, { S: id }])),
-          },
-        }),
-      );
-    } catch {
-      // Left for the next load or the TTL (see above).
-    }
-  }
-}
-
-/** The commit that wrote a state item (as a failed condition check returned it), if at `revision`. */
-function writtenBy(
-  item: Record<string, AttributeValue> | undefined,
-  revision: number,
-): string | undefined {
-  if (item?.[ATTR.revision]?.N !== String(revision)) return undefined;
-  return item[ATTR.writtenBy]?.S;
 }
