@@ -3,35 +3,19 @@ import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { embedConfig } from '../shared/config/embedded';
-import type { Config } from '../shared/config/types';
 import { MissingFileError } from './errors';
-import { handlerPackaging, NOTIFIER_ENTRY } from './poller';
+import { type HandlerFunctionProps, handlerPackaging, NOTIFIER_ENTRY } from './poller';
 
 /** The notifier's clock: EventBridge's shortest rate. */
 const EVERY = Duration.minutes(1);
 
-export interface NotifierFunctionProps {
-  readonly configFile: string;
-  readonly config: Config;
-  readonly functionsDir: string;
-  readonly projectRoot: string;
-  readonly depsLockFilePath: string;
-  readonly role: IRole;
-  readonly environment: Record<string, string>;
-  readonly deadLetterQueue: IQueue;
-  readonly memorySize: number;
-  readonly logRetention: RetentionDays;
-  readonly bundleAwsSdk: boolean;
-  readonly reserveConcurrency: boolean;
-}
+export type NotifierFunctionProps = HandlerFunctionProps;
 
 /**
  * The notifier's own clock: a function bundled like the pollers (same rules, same aliases)

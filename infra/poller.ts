@@ -87,17 +87,8 @@ export const SAMPLE_QUEUE_URL_ENV = 'TELEALERT_SAMPLE_QUEUE_URL';
 /** Receives of one sample message before it goes to the dead-letter queue. */
 const SAMPLE_MAX_RECEIVES = 5;
 
-export interface SourcePollerProps {
-  readonly source: SourceName;
-  /** How often the source is polled (the rules file's `sources.<source>.every`). */
-  readonly everyMs: number;
-  /**
-   * Samples per run (`sources.live_calls.samples`). Above 1 the poller gets a sample queue:
-   * the scheduled run takes the first sample and queues the others as delayed messages that
-   * invoke it again at their slots, so no invocation is billed for waiting between samples.
-   * @default 1
-   */
-  readonly samples?: number;
+/** What every telealert function is built from: the rules, the bundle, the role, the limits. */
+export interface HandlerFunctionProps {
   /** The validated rules file, copied into the bundle for people. Absolute path. */
   readonly configFile: string;
   /**
@@ -115,6 +106,19 @@ export interface SourcePollerProps {
   readonly logRetention: RetentionDays;
   readonly bundleAwsSdk: boolean;
   readonly reserveConcurrency: boolean;
+}
+
+export interface SourcePollerProps extends HandlerFunctionProps {
+  readonly source: SourceName;
+  /** How often the source is polled (the rules file's `sources.<source>.every`). */
+  readonly everyMs: number;
+  /**
+   * Samples per run (`sources.live_calls.samples`). Above 1 the poller gets a sample queue:
+   * the scheduled run takes the first sample and queues the others as delayed messages that
+   * invoke it again at their slots, so no invocation is billed for waiting between samples.
+   * @default 1
+   */
+  readonly samples?: number;
 }
 
 /** Lambda timeout for a source polled every `everyMs`: the period minus a margin. */
