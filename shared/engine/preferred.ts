@@ -1,11 +1,13 @@
-import type { RecordBatch } from '../records/batch';
+import type { SourceName } from '../config/types';
+import type { PreferRow, RecordBatch } from '../records/batch';
 import { completeRecord } from '../records/record';
 
 /*
- * One answer may list one payment twice with different values (`pending`, then `success`).
- * Which row counts must not depend on where the rows stand in the answer, or an alert would
- * flap with the API's order: this picks one by content. (Several rows of one live call are
- * `RecordObservation`'s candidates.)
+ * One answer may list one payment twice with different values (`pending`, then `success`), and
+ * two answers of one poll (the planner's windows and amounts) may each list it. Which row counts
+ * must not depend on where the rows stand in an answer or which answer came first, or an alert
+ * would flap with the API's order: this picks one by content. (Several rows of one live call
+ * are `RecordObservation`'s candidates.)
  */
 
 /**
@@ -48,4 +50,14 @@ export function preferredPayment(records: RecordBatch, a: number, b: number, zon
   const settled = paid(records, a) - paid(records, b);
   if (settled !== 0) return settled > 0 ? a : b;
   return contentOf(records, a, zone) <= contentOf(records, b, zone) ? a : b;
+}
+
+/**
+ * How `RecordBatch.merge` picks among the rows several answers of one poll give one identity:
+ * for payments `preferredPayment`; live calls are asked once a poll, and were they asked more
+ * often, every row would be a candidate as inside one answer (none picked).
+ */
+export function preferredRow(source: SourceName, zone: string): PreferRow | undefined {
+  if (source !== 'payments') return undefined;
+  return (records, a, b) => preferredPayment(records, a, b, zone);
 }

@@ -11,6 +11,37 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Of rows `a` and `b` of one identity in `batch`, the one that counts (`RecordBatch.merge`). */
+export type PreferRow = (batch: RecordBatch, a: number, b: number) => number;
+
+/**
+ * For each identity that rows of more than one answer have (`answers[i]`: row `i`'s answer),
+ * the row `prefer` picks of all its rows; identities one answer alone has are left out.
+ */
+function preferredAcrossAnswers(
+  batch: RecordBatch,
+  answers: Uint32Array,
+  prefer: PreferRow,
+): Map<string, number> {
+  const answerOf = new Map<string, number>();
+  const several = new Set<string>();
+  for (let index = 0; index < batch.length; index += 1) {
+    const key = batch.key(index);
+    const answer = answerOf.get(key);
+    if (answer === undefined) answerOf.set(key, answers[index] as number);
+    else if (answer !== answers[index]) several.add(key);
+  }
+  const preferred = new Map<string, number>();
+  if (several.size === 0) return preferred;
+  for (let index = 0; index < batch.length; index += 1) {
+    const key = batch.key(index);
+    if (!several.has(key)) continue;
+    const best = preferred.get(key);
+    preferred.set(key, best === undefined ? index : prefer(batch, best, index));
+  }
+  return preferred;
+}
+
 /** `RecordBatch.rawValue` of a row that cannot tell its value from a raw value alone. */
 export const NO_RAW_VALUE: unique symbol = Symbol('no raw value');
 
@@ -76,32 +107,41 @@ export class RecordBatch {
   }
 
   /**
-   * The rows of several answers to one poll, de-duplicated across answers only: a row whose
-   * identity an earlier answer had is left out, while rows of one identity inside one answer
-   * (a call ringing several agents) are all kept, so conditions on the agent see every row.
+   * The rows of several answers to one poll (the planner may ask several windows or amounts).
+   * An identity one answer lists keeps every row it has there (a call ringing several agents:
+   * conditions on the agent see every row). An identity several answers list keeps the one row
+   * `prefer` picks of all its rows in all of them, so which answer came first decides nothing;
+   * without `prefer`, every row of every answer is kept. `prefer(batch, a, b)` returns `a` or
+   * `b`, rows of `batch`, and must pick by content alone (the same of two rows in any order).
    */
-  static merge(batches: readonly RecordBatch[]): RecordBatch {
+  static merge(batches: readonly RecordBatch[], prefer?: PreferRow): RecordBatch {
     if (batches.length === 1) return batches[0] as RecordBatch;
     const first = batches[0];
     const plan = first === undefined ? undefined : first.#plan;
     const raw =
       plan !== undefined &&
       batches.every((batch) => batch.#plan !== undefined && samePlan(batch.#plan, plan));
-    const seen = new Set<string>();
     const rows: unknown[] = [];
     const keys: string[] = [];
-    for (const batch of batches) {
-      const added = new Set<string>();
+    // The answer each row came from, to tell repeats inside one answer from repeats across.
+    const answers = new Uint32Array(batches.reduce((total, batch) => total + batch.length, 0));
+    batches.forEach((batch, answer) => {
       for (let index = 0; index < batch.length; index += 1) {
-        const key = batch.#keys[index] as string;
-        if (seen.has(key)) continue;
-        added.add(key);
+        answers[rows.length] = answer;
         rows.push(raw ? batch.#rows[index] : batch.record(index));
-        keys.push(key);
+        keys.push(batch.#keys[index] as string);
       }
-      for (const key of added) seen.add(key);
+    });
+    const all = new RecordBatch(rows, keys, raw ? plan : undefined);
+    if (prefer === undefined) return all;
+    const preferred = preferredAcrossAnswers(all, answers, prefer);
+    if (preferred.size === 0) return all;
+    const kept: number[] = [];
+    for (let index = 0; index < keys.length; index += 1) {
+      const chosen = preferred.get(keys[index] as string);
+      if (chosen === undefined || chosen === index) kept.push(index);
     }
-    return new RecordBatch(rows, keys, raw ? plan : undefined);
+    return all.select(kept);
   }
 
   /** The identity of row `index` (`ApiRecord.key`). */

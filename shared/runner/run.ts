@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors';
 import { evaluate } from '../engine/evaluate';
 import { planRequests } from '../engine/plan';
+import { preferredRow } from '../engine/preferred';
 import { emptyState } from '../engine/state';
 import type { Notification, SourceState } from '../engine/types';
 import { usedFields } from '../engine/used-fields';
@@ -284,8 +285,9 @@ async function pollOnce(
     skipped += result.batch.skipped;
     for (const reason of result.batch.skipReasons) skipReasons.push(reason);
   }
-  // De-duplicated across requests only (a pushed-down comparison asks for rows twice).
-  const records = RecordBatch.merge(batches);
+  // A payment two requests return (a pushed-down comparison asks for rows twice) counts once:
+  // the row `preferredPayment` picks, whichever request answered first.
+  const records = RecordBatch.merge(batches, preferredRow(source, config.timezone));
   emit({ type: 'poll', sample, atMs, records, skipped, skipReasons: skipReasons.slice(0, 5) });
   return { ok: true, records, skipped };
 }

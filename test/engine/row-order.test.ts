@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SourceName } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
+import { preferredRow } from '../../shared/engine/preferred';
 import type { Evaluation, SourceState } from '../../shared/engine/types';
+import { RecordBatch } from '../../shared/records/batch';
 import { readBatch } from '../../shared/records/parse';
 import { config, MINUTE, T0, ZONE } from './fixtures';
 
@@ -58,10 +60,27 @@ function withShuffle<T>(rows: fc.Arbitrary<T[]>): fc.Arbitrary<[T[], T[]]> {
 
 /** Two polls of `source`, a minute apart: what each tells, and the state after both. */
 function twoPolls(source: SourceName, first: readonly unknown[], second: readonly unknown[]) {
+  return twoPollsOfAnswers(source, [first], [second]);
+}
+
+/**
+ * `twoPolls` where each poll is several answers (the planner's windows and amounts), merged as
+ * the runner merges them.
+ */
+function twoPollsOfAnswers(
+  source: SourceName,
+  first: readonly (readonly unknown[])[],
+  second: readonly (readonly unknown[])[],
+) {
   const results: Evaluation[] = [];
   let state: SourceState | undefined;
-  [first, second].forEach((rows, minute) => {
-    const { records, skipped } = readBatch(source, rows, ZONE);
+  [first, second].forEach((answers, minute) => {
+    const batches = answers.map((rows) => readBatch(source, rows, ZONE));
+    const records = RecordBatch.merge(
+      batches.map((batch) => batch.records),
+      preferredRow(source, ZONE),
+    );
+    const skipped = batches.reduce((total, batch) => total + batch.skipped, 0);
     const result = evaluate(
       CONFIG,
       source,
@@ -104,6 +123,38 @@ describe('Rule engine: the order of rows in an answer decides nothing', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('tells and remembers the same whatever the order of the answers of one payments poll', () => {
+    const answers = fc.array(fc.array(payment, { maxLength: 4 }), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(
+        withShuffle(answers),
+        withShuffle(answers),
+        ([first, firstShuffled], [second, secondShuffled]) => {
+          expect(twoPollsOfAnswers('payments', firstShuffled, secondShuffled)).toEqual(
+            twoPollsOfAnswers('payments', first, second),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts a payment two answers list pending and success as settled, in either order', () => {
+    const row = { id: 'p1', amount_paid: '100', gateway: 'Razorpay' };
+    const pending = { ...row, status: 'pending', payment_id: '' };
+    const success = { ...row, status: 'success', payment_id: 'pay_1' };
+    for (const answers of [
+      [[pending], [success]],
+      [[success], [pending]],
+    ]) {
+      const { notifications } = twoPollsOfAnswers('payments', [[pending]], answers);
+      expect(notifications[1]?.map((n) => `${n.status} ${n.key}`)).toEqual([
+        'resolved pending-count',
+        'resolved by-gateway{gateway=razorpay}',
+      ]);
+    }
   });
 
   it('counts a payment listed both pending and success as settled, in either order', () => {

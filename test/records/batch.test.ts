@@ -185,13 +185,55 @@ describe('Class: RecordBatch', () => {
       fields: { call_id: key, state },
     });
 
-    it('leaves out an identity an earlier answer had, and keeps repeats inside one answer', () => {
+    /** Of two rows, the one whose status sorts last (a stand-in for the engine's rule). */
+    const laterStatus = (batch: RecordBatch, a: number, b: number) =>
+      String(batch.value(a, 'status')) >= String(batch.value(b, 'status')) ? a : b;
+
+    it('keeps every row of an identity only one answer lists, repeats included', () => {
       const first = RecordBatch.of([record('a', 'ringing'), record('a', 'queued')]);
+      const second = RecordBatch.of([record('b', 'ringing')]);
+      const merged = RecordBatch.merge([first, second], laterStatus);
+      expect(merged.toArray().map((r) => [r.key, r.fields.state])).toEqual([
+        ['a', 'ringing'],
+        ['a', 'queued'],
+        ['b', 'ringing'],
+      ]);
+    });
+
+    it('keeps the one row the preference picks of an identity several answers list, in either order', () => {
+      const rows = (ids: string[], status: string) => ids.map((id) => ({ id, status }));
+      const pending = readBatch('payments', rows(['1', '2'], 'pending'), ZONE).records;
+      const success = readBatch('payments', rows(['2', '3'], 'success'), ZONE).records;
+      for (const answers of [
+        [pending, success],
+        [success, pending],
+      ]) {
+        const merged = RecordBatch.merge(answers, laterStatus);
+        const told = merged.toArray().map((r) => `${r.key} ${r.fields.status}`);
+        expect(told.sort()).toEqual(['1 pending', '2 success', '3 success']);
+      }
+    });
+
+    it('picks among every row of an identity, the repeats of one answer included', () => {
+      const rows = (statuses: string[]) => statuses.map((status) => ({ id: '1', status }));
+      const first = readBatch('payments', rows(['a', 'c']), ZONE).records;
+      const second = readBatch('payments', rows(['b']), ZONE).records;
+      for (const answers of [
+        [first, second],
+        [second, first],
+      ]) {
+        const merged = RecordBatch.merge(answers, laterStatus);
+        expect(merged.toArray().map((r) => r.fields.status)).toEqual(['c']);
+      }
+    });
+
+    it('keeps every row of every answer without a preference', () => {
+      const first = RecordBatch.of([record('a', 'ringing')]);
       const second = RecordBatch.of([record('a', 'answered'), record('b', 'ringing')]);
       const merged = RecordBatch.merge([first, second]);
       expect(merged.toArray().map((r) => [r.key, r.fields.state])).toEqual([
         ['a', 'ringing'],
-        ['a', 'queued'],
+        ['a', 'answered'],
         ['b', 'ringing'],
       ]);
     });
@@ -200,7 +242,7 @@ describe('Class: RecordBatch', () => {
       const rows = (ids: string[]) => ids.map((id) => ({ id, status: 'pending' }));
       const first = readBatch('payments', rows(['1', '2']), ZONE).records;
       const second = readBatch('payments', rows(['2', '3']), ZONE).records;
-      const merged = RecordBatch.merge([first, second]);
+      const merged = RecordBatch.merge([first, second], laterStatus);
       expect([0, 1, 2].map((index) => merged.key(index))).toEqual(['1', '2', '3']);
       // Still raw rows: a field is read from the row, no record was built to merge.
       expect(merged.rawValue(2, 'status')).toBe('pending');

@@ -10,10 +10,11 @@ import {
 import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
 import type { Publisher, StateStore } from '../../shared/ports/types';
 import { RecordBatch } from '../../shared/records/batch';
+import { readBatch } from '../../shared/records/parse';
 import type { ApiRecord, ParsedBatch } from '../../shared/records/types';
 import { runSource } from '../../shared/runner/run';
 import type { PollClient, RunEvent, RunOptions } from '../../shared/runner/types';
-import { call, config, MINUTE, T0 } from '../engine/fixtures';
+import { call, config, MINUTE, T0, ZONE } from '../engine/fixtures';
 
 const RINGING = config([
   { name: 'too-many-ringing', where: { state: 'Ringing' }, count: '> 1', severity: 'critical' },
@@ -442,6 +443,43 @@ describe('Function: runSource', () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'poll', failure: { kind: 'auth', message: 'SSM is down' } }),
     );
+  });
+
+  it('counts the settled row of a payment two requests of one poll list differently, whichever request is first', async () => {
+    // Two amount push-downs: one request per amount, and a payment above both comes in each.
+    const pushedDown = config([
+      { name: 'stuck', source: 'payments', where: { status: 'pending', amount_paid: '>= 100' } },
+      { name: 'large', source: 'payments', where: { amount_paid: '>= 500' } },
+    ]);
+    const row = { id: 'p1', amount_paid: '750', created_at: '2026-11-21 09:50:00' };
+    const pending = { ...row, status: 'pending', payment_id: '' };
+    const success = { ...row, status: 'success', payment_id: 'pay_1' };
+    for (const settledBy of ['100', '500']) {
+      const clock = manualClock();
+      let settled = false;
+      const client: PollClient = {
+        async request(request: ApiRequest): Promise<ParsedBatch> {
+          const amount = request.endpoint === 'payments' ? request.query.amount : undefined;
+          return readBatch('payments', [settled && amount === settledBy ? success : pending], ZONE);
+        },
+      };
+      const { run, publisher } = options({
+        client,
+        ...clock,
+        config: pushedDown,
+        source: 'payments',
+      });
+      await runSource(run);
+      clock.advance(5 * MINUTE);
+      // The payment settles while the poll asks: one request sees it pending, the other settled.
+      settled = true;
+      await runSource({ ...run, deadlineMs: clock.now() + MINUTE });
+      expect(publisher.published.map((n) => `${n.status} ${n.key}`)).toEqual([
+        'firing stuck{id=p1}',
+        'firing large{id=p1}',
+        'resolved stuck{id=p1}',
+      ]);
+    }
   });
 
   it('rethrows an error that is neither the API nor the token failing', async () => {
