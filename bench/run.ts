@@ -386,7 +386,7 @@ function renderTables(r: Record<string, unknown>): string {
         : [],
     ),
     table(
-      '   150,000 payments at once, one rule matching all (each rule tracks its share: README, limits)',
+      '   150,000 payments at once, one rule matching all (each rule tracks its share: docs/decisions.md, the limit)',
       volumeRows(r.memory as { volume?: VolumeFigure; volumePipeline: VolumePipelineFigure }),
     ),
     '',

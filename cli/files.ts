@@ -29,7 +29,7 @@ export function readUserFile(path: string, io: Io, what: string): string {
 /** Loads and validates the rules file named by --config (default telealert.yaml). */
 export function loadUserConfig(path: string | undefined, io: Io): { config: Config; file: string } {
   const file = path ?? DEFAULT_CONFIG_FILE;
-  const text = readUserFile(file, io, 'rules file; pass --config or see the README');
+  const text = readUserFile(file, io, 'rules file; pass --config or see docs/rules.md');
   const config = parseConfig(text, file);
   // Warnings go to stderr, so `validate` still exits 0 and replay's stdout stays JSON Lines.
   for (const warning of configWarnings(config)) {

@@ -5,7 +5,7 @@ import { METRIC_NAMES } from '../shared/observability/metrics';
 import type { RecordBatch } from '../shared/records/batch';
 import type { RunEvent, RunObserver } from '../shared/runner/types';
 
-/** The metric names the stack's alarms and dashboards read (ARCHITECTURE.md). */
+/** The metric names the stack's alarms and dashboards read (docs/architecture.md). */
 export const METRIC = METRIC_NAMES;
 
 /**

@@ -10,7 +10,7 @@ import { clientOptions } from './adapters/clients';
 import type { SampleQueueWiring } from './adapters/sqs-samples';
 import { RuntimeConfigError } from './errors';
 
-/** The environment the stack gives each function (ARCHITECTURE.md, last table). */
+/** The environment the stack gives each function (docs/architecture.md, last table). */
 export const ENV = {
   table: 'TELEALERT_TABLE',
   topics: 'TELEALERT_TOPICS',

@@ -25,7 +25,7 @@ import type { Config, SourceName } from '../shared/config/types';
 import { InvalidPropError, MissingFileError } from './errors';
 import { METRIC_NAMESPACE, SERVICE_NAME } from './metrics';
 
-/** Entry file of each source's handler, relative to the functions folder (ARCHITECTURE.md). */
+/** Entry file of each source's handler, relative to the functions folder (docs/architecture.md). */
 export const FUNCTION_ENTRIES = {
   live_calls: 'live-calls.ts',
   payments: 'payments.ts',

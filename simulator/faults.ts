@@ -34,7 +34,7 @@ export type FaultKind = Fault['kind'];
 /** A fault per endpoint, for `startSimulator({ faults })`. */
 export type FaultPlan = Readonly<Partial<Record<Endpoint, Fault>>>;
 
-/** One line per fault kind, for `--help` and the README. */
+/** One line per fault kind, for `--help` and docs/simulator.md. */
 export const FAULT_DESCRIPTIONS: Readonly<Record<FaultKind, string>> = {
   status: 'answer 500, 401, 403, 502 or 503 with a JSON error body',
   'rate-limit': 'answer 429 with a Retry-After header',

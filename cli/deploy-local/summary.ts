@@ -142,7 +142,7 @@ export function describeStack(stack: DeployedStack): string {
 
 /**
  * One line per message a subscriber would have been sent: its SMS text to an SMS number, its
- * subject to an email address (the `sqs` body carries both; see the README's messages).
+ * subject to an email address (the `sqs` body carries both; see docs/messages.md).
  */
 export function describeDelivery(
   listener: Listener,

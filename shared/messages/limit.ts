@@ -40,7 +40,7 @@ export function limitLines(input: MessageInput): (readonly [string, string])[] {
 export function limitChecks(input: MessageInput): string[] {
   return [
     `Rule ${input.context.rule ?? '?'} alerts on what it tracks; the ${noun(input)} it leaves out start only as tracked ones resolve. Nothing about them is sent meanwhile.`,
-    "Narrow the rule's where conditions (rules pick out exceptions), or split it by source or field; a source's rules share its tracked alerts evenly (README: limits).",
+    "Narrow the rule's where conditions (rules pick out exceptions), or split it by source or field; a source's rules share its tracked alerts evenly (docs/decisions.md: the limit of 6,000 tracked alerts per source).",
     'If the matches are a real incident (a gateway down, a flood of calls), this one alert stands for all of them.',
   ];
 }

@@ -107,7 +107,7 @@ export function normaliseTime(value: unknown, zone: string): Normalised {
 }
 
 /**
- * Normalises one field value by kind (ARCHITECTURE.md, `records/fields.ts`). `null`, missing
+ * Normalises one field value by kind (docs/architecture.md, `records/fields.ts`). `null`, missing
  * and (except for text) empty strings are absent (`undefined`); a value that is present but
  * unreadable is `INVALID`. Text keeps its letter case: comparisons lower-case it.
  */

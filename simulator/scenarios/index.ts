@@ -13,7 +13,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   'stuck-payment': stuckPayment,
 };
 
-/** One line per scenario, for `--help` and the README. */
+/** One line per scenario, for `--help` and docs/simulator.md. */
 export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   quiet: quiet.description,
   'busy-evening': busyEvening.description,

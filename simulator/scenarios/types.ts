@@ -44,7 +44,7 @@ export interface WindowEvents {
  */
 export interface Scenario {
   readonly name: string;
-  /** One line, for `--help` and the README. */
+  /** One line, for `--help` and docs/simulator.md. */
   readonly description: string;
   readonly windowMs: number;
   /** The longest a call lives (ring + talk), so the engine knows how far back to look. */

@@ -76,7 +76,7 @@ rules:
     const io = memoryIo({ cwd: dir.path });
     expect(await runCli(['validate'], io)).toBe(2);
     expect(io.err()).toBe(
-      'telealert: telealert.yaml: no such file (the rules file; pass --config or see the README)\n',
+      'telealert: telealert.yaml: no such file (the rules file; pass --config or see docs/rules.md)\n',
     );
   });
 

@@ -388,7 +388,7 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     }
   });
 
-  it('destroys everything but what the README says is kept: the state table and the log groups', async () => {
+  it('destroys everything but what docs/deploy.md says is kept: the state table and the log groups', async () => {
     const { tables, logGroups } = stack();
     // The two pollers' and the notifier's.
     expect(logGroups).toHaveLength(3);
