@@ -11,8 +11,8 @@ import type { ApiRecord, FieldValue } from './types';
 /**
  * The payments hot path (a 100k-record body must parse in well under twice JSON.parse): the
  * same normalisers as the generic path, but named property stores instead of a loop of keyed
- * ones. `undefined` for anything unusual, which the generic path and the schema then read. A
- * property test holds it to the schema's result.
+ * ones. `undefined` for anything unusual, which the generic path and the lenient reading then
+ * read. A property test holds it to the lenient reading's result.
  */
 export function fastPayment(
   raw: Readonly<Record<string, unknown>>,
@@ -25,8 +25,8 @@ export function fastPayment(
   const amountPaid = normaliseMoney(raw.amount_paid);
   const paymentId = normaliseText(raw.payment_id);
   const createdAt = normaliseTime(raw.created_at, zone);
-  // As the schema reads it: a blank gateway defers to payment_gateway, and stays when that is
-  // absent too.
+  // As the lenient reading reads it: a blank gateway defers to payment_gateway, and stays when
+  // that is absent too.
   const gateway = readGateway(raw);
   const status = normaliseText(raw.status);
   const amountAdded = normaliseMoney(raw.amount_added);

@@ -80,7 +80,7 @@ function isScalar(value: unknown): value is string | number {
 
 /**
  * A text field: trimmed, case kept; numbers and booleans as their text. A number JSON cannot
- * write (NaN, Infinity) is unreadable, as the schema finds it.
+ * write (NaN, Infinity) is unreadable, as the zod schema found it.
  */
 export function normaliseText(value: unknown): Normalised {
   if (typeof value === 'string') return value.trim();

@@ -11,7 +11,7 @@ import type { FieldValue } from './types';
 
 /**
  * Reads `fields` of one raw record into normalised values: `undefined` when one is present but
- * unreadable (the caller then asks the schema, which keeps the rest).
+ * unreadable (the caller then reads the record leniently, keeping the rest).
  */
 export type FieldReader = (
   raw: Readonly<Record<string, unknown>>,

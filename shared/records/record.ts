@@ -4,7 +4,7 @@ import { fastPayment } from './fast-payment';
 import { FIELDS, type FieldKind, IDENTITY_FIELD } from './fields';
 import { INVALID, normaliseText, readIdentity } from './normalise';
 import { type FieldReader, fieldReader } from './reader';
-import { applyAliases, RECORD_FIELDS, recordKey, recordSchema } from './schema';
+import { applyAliases, RECORD_FIELDS, readLenient, recordKey } from './schema';
 import type { ApiRecord, FieldValue } from './types';
 
 export type RawRecord = Readonly<Record<string, unknown>>;
@@ -65,7 +65,7 @@ function undocumentedIn(source: SourceName, fields: ReadonlySet<string> | undefi
 
 /**
  * `record` with the plan's undocumented fields read from `raw` as text, for the paths that read
- * only documented ones (the payments fast path, the schema); the same values the plan's reader
+ * only documented ones (the payments fast path, the lenient reading); the same values the plan's reader
  * gives. A value that is no text (an object) is left out, as an unreadable field is.
  */
 function withUndocumented(plan: RecordPlan, record: ApiRecord, raw: RawRecord): ApiRecord {
@@ -103,7 +103,7 @@ function isPlainEnd(code: number): boolean {
   return code > 0x20 && code < 0x7f && code !== 0x30;
 }
 
-/** An identity field as the record reads it: unreadable is absent (the schema drops it). */
+/** An identity field as the record reads it: unreadable is absent (the lenient reading drops it). */
 function identityText(value: unknown): string | undefined {
   // The usual id (a UUID): nothing to trim at either end, no trailing zero to drop, not too
   // long, so it is its own identity without the general path's two trims.
@@ -132,9 +132,9 @@ export function rowKey(source: SourceName, raw: RawRecord): string | undefined {
 }
 
 /**
- * The common shape, without zod: every field of the plan readable as its kind. `undefined`
- * sends the record to the schema, which finds out what is wrong with it. Same normalisers as
- * the schema, so both paths agree (a property test holds them to it).
+ * The common shape: every field of the plan readable as its kind. `undefined` sends the record
+ * to the lenient reading, which keeps what it can. Same normalisers as that reading, so both
+ * paths agree (a property test holds them to it and to the zod schema they replaced).
  */
 function fastRecord(plan: RecordPlan, raw: RawRecord): ApiRecord | undefined {
   const { source } = plan;
@@ -162,36 +162,22 @@ function fastRecord(plan: RecordPlan, raw: RawRecord): ApiRecord | undefined {
 type Outcome = { readonly record: ApiRecord } | { readonly reason: string };
 
 /**
- * The odd record, through the zod schema. A field it cannot read is left out of `fields`
- * (it stays in `raw`) and the record kept: one bad column must not hide a ringing call. Only a
- * record that is not an object or has no identity is skipped.
+ * The odd record, read field by field (`readLenient`). A field it cannot read is left out of
+ * `fields` (it stays in `raw`) and the record kept: one bad column must not hide a ringing
+ * call. Only a record that is not an object or has no identity is skipped.
  */
-function schemaRecord(source: SourceName, raw: unknown, zone: string, keepRaw = true): Outcome {
+function lenientRecord(source: SourceName, raw: unknown, zone: string, keepRaw = true): Outcome {
   if (!isPlainObject(raw)) {
     return {
       reason: `not an object (${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw})`,
     };
   }
-  const schema = recordSchema(source, zone);
-  let input: Record<string, unknown> = raw;
-  // Two passes at most: the second without the fields the first could not read.
-  for (let pass = 0; pass < 2; pass += 1) {
-    const result = schema.safeParse(input);
-    if (result.success) {
-      const { key, createdAtMs, fields } = result.data;
-      const record: ApiRecord =
-        createdAtMs === undefined ? { source, key, fields } : { source, key, createdAtMs, fields };
-      return { record: keepRaw ? { ...record, raw } : record };
-    }
-    const fieldIssues = result.error.issues.filter((issue) => issue.path.length > 0);
-    if (fieldIssues.length < result.error.issues.length || pass === 1) {
-      const root = result.error.issues.find((issue) => issue.path.length === 0);
-      return { reason: root?.message ?? result.error.issues[0]?.message ?? 'unreadable' };
-    }
-    input = { ...input };
-    for (const issue of fieldIssues) delete input[String(issue.path[0])];
-  }
-  return { reason: 'unreadable' };
+  const outcome = readLenient(source, raw, zone);
+  if (!('record' in outcome)) return outcome;
+  const { key, createdAtMs, fields } = outcome.record;
+  const record: ApiRecord =
+    createdAtMs === undefined ? { source, key, fields } : { source, key, createdAtMs, fields };
+  return { record: keepRaw ? { ...record, raw } : record };
 }
 
 /** One row read into its record by `plan`, or why it cannot be (and is skipped). */
@@ -205,8 +191,8 @@ export function readRow(plan: RecordPlan, raw: unknown): Outcome {
       if (fast) return { record: withUndocumented(plan, fast, raw) };
     }
   }
-  // The schema reads every documented field: the record is whole.
-  const outcome = schemaRecord(plan.source, raw, plan.zone, plan.keepRaw);
+  // The lenient reading reads every documented field: the record is whole.
+  const outcome = lenientRecord(plan.source, raw, plan.zone, plan.keepRaw);
   return 'record' in outcome && isPlainObject(raw)
     ? { record: withUndocumented(plan, outcome.record, raw) }
     : outcome;

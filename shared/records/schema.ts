@@ -1,42 +1,21 @@
 import type { SourceName } from '../config/types';
-import * as z from '../schema/zod';
-import { assertTimeZone } from '../time/zone';
 import { DERIVED_FIELDS, FIELDS, type FieldKind, IDENTITY_FIELD } from './fields';
 import { INVALID, normaliseValue, readIdentity } from './normalise';
+import { NORMALISERS } from './reader';
 import type { FieldValue } from './types';
 
-/** What a record schema makes of one raw record (the parser adds `source` and `raw`). */
+/*
+ * A source's record fields, its identity and its alias, and the odd record's reading: every
+ * field read on its own, so one unreadable column leaves only that field out. No zod: the
+ * functions read their odd rows here (test/records/zod-reference.ts holds the schema this
+ * reading is property-tested against).
+ */
+
+/** What the reading makes of one raw record (the parser adds `source` and `raw`). */
 export interface NormalisedRecord {
   readonly key: string;
   readonly createdAtMs?: number;
   readonly fields: Readonly<Record<string, FieldValue>>;
-}
-
-const scalar = z.union([z.string(), z.number(), z.null()]);
-const INPUTS: Readonly<Record<FieldKind, z.ZodMiniType>> = {
-  text: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-  phone: scalar,
-  phones: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()]),
-  number: scalar,
-  money: scalar,
-  duration: scalar,
-  time: scalar,
-  direction: scalar,
-};
-
-/** One field: the input shapes the API is known to send, normalised by kind. */
-export function fieldSchema(kind: FieldKind, zone: string) {
-  return z.pipe(
-    INPUTS[kind],
-    z.transform((value, ctx): FieldValue | undefined => {
-      const result = normaliseValue(kind, value, zone);
-      if (result === INVALID) {
-        ctx.issues.push({ code: 'custom', message: `not readable as ${kind}`, input: value });
-        return z.NEVER;
-      }
-      return result;
-    }),
-  );
 }
 
 /** Field name -> kind, the API's names only (no derived fields), per source. */
@@ -69,8 +48,8 @@ export function recordKey(
 }
 
 /**
- * Copies the documented alias: the docs name the gateway field both ways. The schema's way
- * with normalised fields; `readGateway` reads a raw row the same way.
+ * Copies the documented alias: the docs name the gateway field both ways. The lenient
+ * reading's way with normalised fields; `readGateway` reads a raw row the same way.
  */
 export function applyAliases(
   source: SourceName,
@@ -84,54 +63,33 @@ export function applyAliases(
   }
 }
 
-function buildSchema(source: SourceName, zone: string) {
-  const shape: Record<string, z.ZodMiniType<FieldValue | undefined>> = {};
-  for (const [name, kind] of RECORD_FIELDS[source])
-    shape[name] = z.optional(fieldSchema(kind, zone));
-  return z.pipe(
-    z.looseObject(shape),
-    z.transform((parsed, ctx): NormalisedRecord => {
-      const raw = parsed as Record<string, unknown>;
-      const key = recordKey(source, raw);
-      if (key === undefined) {
-        const identity = IDENTITY_FIELD[source];
-        ctx.issues.push({
-          code: 'custom',
-          message: source === 'live_calls' ? `no ${identity} or id` : `no ${identity}`,
-          input: parsed,
-        });
-        return z.NEVER;
-      }
-      const fields: Record<string, FieldValue> = {};
-      for (const [name] of RECORD_FIELDS[source]) {
-        const value = raw[name] as FieldValue | undefined;
-        if (value !== undefined) fields[name] = value;
-      }
-      applyAliases(source, fields, raw, zone);
-      const createdAt = fields.created_at;
-      return typeof createdAt === 'number'
-        ? { key, createdAtMs: createdAt, fields }
-        : { key, fields };
-    }),
-  );
-}
-
-export type RecordSchema = ReturnType<typeof buildSchema>;
-const compiled = new Map<string, RecordSchema>();
+/** The odd record read field by field: what it keeps, or why it is skipped. */
+export type LenientOutcome = { readonly record: NormalisedRecord } | { readonly reason: string };
 
 /**
- * The zod schema of one source's records in `zone`, compiled once and cached. It accepts the
- * API's known drift (numbers as strings and back, other letter case, extra or missing fields,
- * phones in any notation, a destination list) and fails only on a value it cannot read, or a
- * record that is not an object or has no identity. Throws `TimeZoneError` for an unknown zone.
+ * Reads every documented field of `raw` that is readable as its kind and leaves the others out
+ * (they stay in `raw`): one bad column must not hide a ringing call. Skipped (a `reason`) only
+ * without an identity. The normalisers are the fast path's, so both paths agree.
  */
-export function recordSchema(source: SourceName, zone: string): RecordSchema {
-  const cacheKey = `${source}|${zone}`;
-  let schema = compiled.get(cacheKey);
-  if (!schema) {
-    assertTimeZone(zone);
-    schema = buildSchema(source, zone);
-    compiled.set(cacheKey, schema);
+export function readLenient(
+  source: SourceName,
+  raw: Readonly<Record<string, unknown>>,
+  zone: string,
+): LenientOutcome {
+  const fields: Record<string, FieldValue> = {};
+  for (const [name, kind] of RECORD_FIELDS[source]) {
+    const value = NORMALISERS[kind](raw[name], zone);
+    if (value !== undefined && value !== INVALID) fields[name] = value;
   }
-  return schema;
+  const key = recordKey(source, fields);
+  if (key === undefined) {
+    const identity = IDENTITY_FIELD[source];
+    return { reason: source === 'live_calls' ? `no ${identity} or id` : `no ${identity}` };
+  }
+  applyAliases(source, fields, raw, zone);
+  const createdAt = fields.created_at;
+  return {
+    record:
+      typeof createdAt === 'number' ? { key, createdAtMs: createdAt, fields } : { key, fields },
+  };
 }
