@@ -1,5 +1,4 @@
 import type { QueuedSample } from '../../shared/runner/types';
-import * as z from '../../shared/schema/zod';
 import { SampleMessageError } from '../errors';
 
 /*
@@ -26,16 +25,36 @@ export function sampleMessageBody(sample: QueuedSample): string {
   return JSON.stringify(message);
 }
 
-const sampleMessageSchema = z.object({
-  source: z.enum(['live_calls', 'payments']),
-  sample: z.number().check(z.int(), z.gte(0)),
-  dueAt: z.iso.datetime({ offset: true }),
-});
+const SOURCES: readonly QueuedSample['source'][] = ['live_calls', 'payments'];
+
+/**
+ * An ISO 8601 instant with seconds and a zone (`Z` or an offset), as `toISOString` writes it;
+ * a fraction of any length.
+ */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** The epoch ms of `text` when it is such an instant on a day the calendar has. */
+function readInstant(text: string): number | undefined {
+  const match = ISO_INSTANT.exec(text);
+  if (match === null) return undefined;
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms)) return undefined;
+  // Date.parse takes February 31 for March 3: the day must be one of its month.
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const real = date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return real ? ms : undefined;
+}
+
+function describeType(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
 
 /**
  * A message body back as the sample it carries.
  *
- * @throws SampleMessageError when the body is not a sample message.
+ * @throws SampleMessageError when the body is not a sample message, naming the first field
+ *   that is wrong.
  */
 export function readSampleMessage(body: string): QueuedSample {
   let data: unknown;
@@ -44,14 +63,26 @@ export function readSampleMessage(body: string): QueuedSample {
   } catch (error) {
     throw new SampleMessageError('not JSON', { cause: error });
   }
-  const parsed = sampleMessageSchema.safeParse(data);
-  if (!parsed.success) {
-    const [issue] = parsed.error.issues;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new SampleMessageError(`body: expected an object, received ${describeType(data)}`);
+  }
+  const { source, sample, dueAt } = data as Record<string, unknown>;
+  if (!SOURCES.includes(source as QueuedSample['source'])) {
     throw new SampleMessageError(
-      issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'unreadable',
-      { cause: parsed.error },
+      `source: expected one of ${SOURCES.map((name) => `"${name}"`).join('|')}`,
     );
   }
-  const { source, sample, dueAt } = parsed.data;
-  return { source, sample, dueAtMs: Date.parse(dueAt) };
+  if (typeof sample !== 'number' || !Number.isSafeInteger(sample) || sample < 0) {
+    throw new SampleMessageError(
+      `sample: expected a whole number >= 0, received ${typeof sample === 'number' ? sample : describeType(sample)}`,
+    );
+  }
+  if (typeof dueAt !== 'string') {
+    throw new SampleMessageError(`dueAt: expected a string, received ${describeType(dueAt)}`);
+  }
+  const dueAtMs = readInstant(dueAt);
+  if (dueAtMs === undefined) {
+    throw new SampleMessageError(`dueAt: ${JSON.stringify(dueAt)} is not an ISO 8601 instant`);
+  }
+  return { source: source as QueuedSample['source'], sample, dueAtMs };
 }

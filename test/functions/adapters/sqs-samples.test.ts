@@ -84,12 +84,24 @@ describe('Function: readSampleMessage', () => {
     expect(readSampleMessage(sampleMessageBody(sample))).toEqual(sample);
   });
 
+  it('reads a due time written with an offset as the same instant', () => {
+    const body = '{"source":"payments","sample":0,"dueAt":"2026-11-22T09:30:15.5+05:30"}';
+    expect(readSampleMessage(body)).toEqual({
+      source: 'payments',
+      sample: 0,
+      dueAtMs: Date.parse('2026-11-22T04:00:15.500Z'),
+    });
+  });
+
   it.each([
     ['not json', 'not JSON'],
     ['[]', 'body'],
     ['{"source":"calls","sample":1,"dueAt":"2026-11-22T04:00:15Z"}', 'source'],
     ['{"source":"live_calls","sample":1.5,"dueAt":"2026-11-22T04:00:15Z"}', 'sample'],
+    ['{"source":"live_calls","sample":-1,"dueAt":"2026-11-22T04:00:15Z"}', 'sample'],
     ['{"source":"live_calls","sample":1,"dueAt":"soon"}', 'dueAt'],
+    ['{"source":"live_calls","sample":1,"dueAt":"2026-11-22T04:00:15"}', 'dueAt'],
+    ['{"source":"live_calls","sample":1,"dueAt":"2026-02-31T04:00:15Z"}', 'dueAt'],
   ])('refuses %s, naming what is wrong', (body, named) => {
     expect(() => readSampleMessage(body)).toThrow(SampleMessageError);
     expect(() => readSampleMessage(body)).toThrow(named);
