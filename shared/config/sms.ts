@@ -2,7 +2,7 @@ import { dltTemplateProblem } from '../messages/dlt';
 import * as z from '../schema/zod';
 import type { ConfigIssue } from './errors';
 import { check } from './issues';
-import { type Config, type DltConfig, SMS_TYPES, type SmsConfig, type SmsType } from './types';
+import { type DltConfig, SMS_TYPES, type SmsConfig, type SmsType } from './types';
 
 /*
  * The `sms` block (contract section 7). Each key is read on its own so that every problem of
@@ -158,11 +158,4 @@ export function readSms(raw: unknown, issues: ConfigIssue[]): SmsConfig | undefi
     monthlyBudgetUsd: budget as number,
     ...(dlt !== undefined ? { dlt } : {}),
   };
-}
-
-/** The channels with SMS subscribers: their publishes carry the SMS attributes and alarms. */
-export function smsChannelNames(config: Config): string[] {
-  return Object.values(config.channels)
-    .filter((channel) => channel.sms.length > 0)
-    .map((channel) => channel.name);
 }

@@ -1,4 +1,4 @@
-import { smsChannelNames } from '../config/sms';
+import { smsChannelNames } from '../config/channels';
 import type { Config, SmsConfig } from '../config/types';
 
 /** A message attribute as SNS takes it (`MessageAttributeValue`), without the SDK's type. */

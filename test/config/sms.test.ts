@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { smsChannelNames } from '../../shared/config/channels';
 import { ConfigError } from '../../shared/config/errors';
 import { parseConfig } from '../../shared/config/load';
-import { smsChannelNames } from '../../shared/config/sms';
 import { smsAttributes } from '../../shared/messages/sms-attributes';
 
 const MINIMAL = `
