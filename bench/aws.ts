@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -6,6 +5,7 @@ import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/clien
 import type { Context, SQSEvent } from 'aws-lambda';
 import { sqsSampleQueue } from '../functions/adapters/sqs-samples';
 import { createPollerHandler, type PollerWiring } from '../functions/handler';
+import { writeEmbeddedConfig } from '../shared/config/embedded';
 import { readConfigData } from '../shared/config/load';
 import type { Config, SourceName } from '../shared/config/types';
 import { validateConfig } from '../shared/config/validate';
@@ -195,9 +195,8 @@ export async function measureWarm(
   sampleQueueUrl?: string,
 ): Promise<WarmFigure> {
   const file = join(directory, `warm-${source}.json`);
-  const rules = loopback.rules();
-  writeFileSync(file, JSON.stringify(rules));
-  const config: Config = validateConfig(rules, 'warm.json');
+  const config: Config = validateConfig(loopback.rules(), 'warm.json');
+  writeEmbeddedConfig(file, config);
   const counts: Counted = { dynamodbReads: 0, dynamodbWrites: 0, sns: 0, ssm: 0, sqs: 0 };
   let sent: { channels: readonly string[] }[] = [];
   const count = (wiring: PollerWiring): PollerWiring => {

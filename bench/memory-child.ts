@@ -13,7 +13,7 @@
 
 import { collectAfterLargeRun } from '../functions/heap';
 import { TelephonyClient } from '../shared/api/client';
-import { loadConfigJsonFile } from '../shared/config/validate';
+import { readConfigOverride } from '../shared/config/embedded';
 import type { SourceState } from '../shared/engine/types';
 import { usedFields } from '../shared/engine/used-fields';
 import { peakRssBytes } from './peak-rss';
@@ -21,8 +21,8 @@ import { evaluateBatch } from './pipeline';
 
 const [, , mode, baseUrl, token, nowText, rulesFile] = process.argv;
 if (mode === '--api' && baseUrl && token && nowText && rulesFile) {
-  // The rules as the Lambda reads them: JSON, through the same loader (no YAML parser).
-  const config = loadConfigJsonFile(rulesFile);
+  // The rules as the Lambda reads them: validated at synth, read as JSON (no YAML, no zod).
+  const config = readConfigOverride(rulesFile);
   const nowMs = Number(nowText);
   const client = new TelephonyClient({
     baseUrl,

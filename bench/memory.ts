@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
 import { POLLER_ENVIRONMENT } from '../infra/poller';
+import { writeEmbeddedConfig } from '../shared/config/embedded';
 import { validateConfig } from '../shared/config/validate';
 import { MAX_HELD_WINDOW_MS } from '../shared/engine/held';
 import type { RunSummary } from '../shared/runner/types';
@@ -152,7 +153,7 @@ export async function measureMemory(
   const file = join(directory, 'payments-100k.json');
   writeFileSync(file, bodyText('payments', PAYMENTS_COUNT, nowMs, zone));
   const rules = join(directory, 'bench-rules.json');
-  writeFileSync(rules, JSON.stringify(benchConfigData()));
+  writeEmbeddedConfig(rules, validateConfig(benchConfigData(), 'bench-rules.json'));
   const script = await bundleChild(directory);
   const api = await serveBody(file);
   try {
@@ -266,7 +267,13 @@ export async function runDeployed(
 ): Promise<{ rssMb: number; runs: (RunSummary & { ms: number })[]; flags: string }> {
   const rulesFile = join(directory, `deployed-rules-${ids[0] ?? 'run'}.json`);
   const api = setup.rules.api as Record<string, unknown>;
-  writeFileSync(rulesFile, JSON.stringify({ ...setup.rules, api: { ...api, baseUrl: apiUrl } }));
+  // Validated and written as synth ships it, the zone's offsets with it (synth's year: now).
+  const rules = { ...setup.rules, api: { ...api, baseUrl: apiUrl } };
+  writeEmbeddedConfig(
+    rulesFile,
+    validateConfig(rules, 'bench-rules.json'),
+    new Date().getUTCFullYear(),
+  );
   const script = `
 const { handler } = await import(${JSON.stringify(`file://${setup.bundle}`)});
 const context = { awsRequestId: 'memory', functionName: 'bench', getRemainingTimeInMillis: () => 290000 };

@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { EMBEDDED_CONFIG_FILE, readEmbeddedConfig } from '../shared/config/embedded';
+import {
+  EMBEDDED_CONFIG_FILE,
+  readConfigOverride,
+  readEmbeddedConfig,
+} from '../shared/config/embedded';
 import type { Config } from '../shared/config/types';
-import { loadConfigJsonFile } from '../shared/config/validate';
-import * as z from '../shared/schema/zod';
 import { clientOptions } from './adapters/clients';
 import type { SampleQueueWiring } from './adapters/sqs-samples';
 import { RuntimeConfigError } from './errors';
@@ -58,10 +60,36 @@ export interface Runtime {
  */
 export type SampleQueueFactory = (queueUrl: string) => SampleQueueWiring;
 
-const topicsSchema = z.record(
-  z.string().check(z.minLength(1)),
-  z.string().check(z.startsWith('arn:')),
-);
+/**
+ * `TELEALERT_TOPICS` read: a JSON object of channel name to topic ARN.
+ *
+ * @throws RuntimeConfigError saying what is wrong with it.
+ */
+function readTopics(text: string | undefined): Record<string, string> {
+  const wrong = (reason: string, cause?: unknown) =>
+    new RuntimeConfigError(
+      `${ENV.topics} must be a JSON object of channel name to SNS topic ARN: ${reason}`,
+      cause === undefined ? undefined : { cause },
+    );
+  let data: unknown;
+  try {
+    data = JSON.parse(text ?? '');
+  } catch (error) {
+    throw wrong(text === undefined ? 'it is not set' : 'it is not JSON', error);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw wrong(`it is ${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data}`);
+  }
+  const topics: Record<string, string> = {};
+  for (const [channel, arn] of Object.entries(data)) {
+    if (channel === '') throw wrong('a channel name is empty');
+    if (typeof arn !== 'string' || !arn.startsWith('arn:')) {
+      throw wrong(`${channel}: ${JSON.stringify(arn)} is not an ARN`);
+    }
+    topics[channel] = arn;
+  }
+  return topics;
+}
 
 /**
  * The digest of the validated config `cdk synth` wrote beside this handler, which the bundler
@@ -73,23 +101,24 @@ const BUNDLED_CONFIG_DIGEST =
   typeof __TELEALERT_CONFIG_DIGEST__ === 'string' ? __TELEALERT_CONFIG_DIGEST__ : undefined;
 
 /**
- * The rules. `TELEALERT_CONFIG_FILE`: a JSON rules file, validated with the schemas synth uses.
- * Else the config synth validated and wrote beside the handler (`telealert.config.json`), read
- * without validating it again (about 13 ms of a cold start), provided it is the one this bundle
- * was built with (`digest`).
+ * The rules: the config synth validated and wrote beside the handler (`telealert.config.json`),
+ * read without validating it again (about 13 ms of a cold start), provided it is the one this
+ * bundle was built with (`digest`). `TELEALERT_CONFIG_FILE` names another validated config in
+ * the same format instead (`writeEmbeddedConfig`: tests, the bench, a handler run from source),
+ * so no function carries the rules' validator.
  *
- * @throws RuntimeConfigError when neither is there; ConfigError (shared/config) for an invalid
- *   rules file or another build's config.
+ * @throws RuntimeConfigError when neither is there; ConfigError (shared/config) for another
+ *   build's config, or a file that is not a validated config.
  */
 export function loadRuntimeConfig(
   env: NodeJS.ProcessEnv,
   digest: string | undefined = BUNDLED_CONFIG_DIGEST,
 ): Config {
   const override = env[ENV.configFile];
-  if (override !== undefined) return loadConfigJsonFile(override);
+  if (override !== undefined) return readConfigOverride(override);
   if (digest === undefined) {
     throw new RuntimeConfigError(
-      `${ENV.configFile} is not set, and this handler was not bundled by the stack (which ships the validated rules beside it): set ${ENV.configFile} to a JSON rules file`,
+      `${ENV.configFile} is not set, and this handler was not bundled by the stack (which ships the validated rules beside it): set ${ENV.configFile} to a validated config (shared/config/embedded.ts writeEmbeddedConfig)`,
     );
   }
   return readEmbeddedConfig(
@@ -105,7 +134,7 @@ export function loadRuntimeConfig(
  * config's (`loadRuntimeConfig`); a test reading a config of its own gives that one's.
  *
  * @throws RuntimeConfigError for a missing or malformed variable or a channel without a topic;
- *   ConfigError (shared/config) for an invalid rules file.
+ *   ConfigError (shared/config) for a config that is not the validated one.
  */
 export function createRuntime(
   env: NodeJS.ProcessEnv = process.env,
@@ -115,15 +144,7 @@ export function createRuntime(
   const config = loadRuntimeConfig(env, configDigest);
   const tableName = env[ENV.table];
   if (!tableName) throw new RuntimeConfigError(`${ENV.table} is not set: the state table's name`);
-  let topics: Record<string, string>;
-  try {
-    topics = topicsSchema.parse(JSON.parse(env[ENV.topics] ?? ''));
-  } catch (error) {
-    throw new RuntimeConfigError(
-      `${ENV.topics} must be a JSON object of channel name to SNS topic ARN`,
-      { cause: error },
-    );
-  }
+  const topics = readTopics(env[ENV.topics]);
   const missing = Object.keys(config.channels).filter((channel) => !(channel in topics));
   if (missing.length > 0) {
     throw new RuntimeConfigError(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { useZoneTable, type ZoneTable, zoneTable } from '../time/zone';
 import { ConfigError, ConfigNotSerialisableError, ConfigReadError } from './errors';
@@ -108,6 +108,36 @@ export function embedConfig(config: Config, year?: number): EmbeddedConfig {
 }
 
 /**
+ * Writes `config` (one `validateConfig` returned) to `path` as the stack ships it
+ * (`embedConfig`): what `TELEALERT_CONFIG_FILE` names for tests, the bench and a handler run
+ * from source, so the functions read one format and never carry the validator.
+ *
+ * @throws ConfigNotSerialisableError when the config holds a value JSON would not give back.
+ */
+export function writeEmbeddedConfig(path: string, config: Config, year?: number): EmbeddedConfig {
+  const embedded = embedConfig(config, year);
+  writeFileSync(path, embedded.text);
+  return embedded;
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? `${path} does not exist` : `${path}: ${String(code ?? error)}`;
+    throw new ConfigReadError(basename(path), reason, { cause: error });
+  }
+}
+
+/** The config of embedded data, frozen; its zone table answers the zone's offsets from now on. */
+function useEmbedded(data: EmbeddedData): Config {
+  if (data.zone !== undefined) useZoneTable(data.zone);
+  return deepFreeze(data.config);
+}
+
+/**
  * Reads the validated config beside a handler, checking it is the one its bundle was built
  * with. Frozen, as `validateConfig` returns it. The zone table shipped with it answers the
  * configured zone's offsets from then on (`useZoneTable`: the answers Intl gives, without it).
@@ -116,18 +146,9 @@ export function embedConfig(config: Config, year?: number): EmbeddedConfig {
  *   `digest` (another build's config, or edited after synth).
  */
 export function readEmbeddedConfig(path: string, digest: string): Config {
-  const fileName = basename(path);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? `${path} does not exist` : `${path}: ${String(code ?? error)}`;
-    throw new ConfigReadError(fileName, reason, { cause: error });
-  }
+  const text = readText(path);
   if (digestOf(text) !== digest) {
-    throw new ConfigError(fileName, [
+    throw new ConfigError(basename(path), [
       {
         path: '',
         message:
@@ -136,7 +157,38 @@ export function readEmbeddedConfig(path: string, digest: string): Config {
       },
     ]);
   }
-  const data = JSON.parse(text) as EmbeddedData;
-  if (data.zone !== undefined) useZoneTable(data.zone);
-  return deepFreeze(data.config);
+  return useEmbedded(JSON.parse(text) as EmbeddedData);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a validated config named by `TELEALERT_CONFIG_FILE`: `writeEmbeddedConfig`'s file, or
+ * the `telealert.config.json` synth wrote beside a handler. Nothing binds it to a build, so it
+ * is taken as written; a rules file (not validated) is refused, saying so.
+ *
+ * @throws ConfigReadError when the file cannot be read; ConfigError when it is not JSON or not
+ *   a validated config.
+ */
+export function readConfigOverride(path: string): Config {
+  const text = readText(path);
+  const refuse = (message: string, cause?: unknown) =>
+    new ConfigError(basename(path), [{ path: '', message }], cause === undefined ? {} : { cause });
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw refuse(`is not JSON: ${(error as Error).message}`, error);
+  }
+  const config = isObject(data) ? data.config : undefined;
+  if (!isObject(config) || !Array.isArray(config.rules) || typeof config.timezone !== 'string') {
+    throw refuse(
+      isObject(data) && 'rules' in data
+        ? 'is a rules file, not a validated config: validate it and write the result with writeEmbeddedConfig (shared/config/embedded.ts), or name the telealert.config.json synth writes beside each handler'
+        : 'is not a validated config (the JSON writeEmbeddedConfig writes, as synth ships it beside each handler)',
+    );
+  }
+  return useEmbedded(data as unknown as EmbeddedData);
 }

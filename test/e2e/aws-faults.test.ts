@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AttributeValue, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ATTR, decodeOwed, STATE_SK } from '../../functions/adapters/dynamodb-state-items';
 import { createPollerHandler, type PollerWiring } from '../../functions/handler';
-import { readConfigData } from '../../shared/config/load';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
+import { parseConfig } from '../../shared/config/load';
 import type { SourceName } from '../../shared/config/types';
 import type { Notification } from '../../shared/engine/types';
 import { ManualClock } from '../../simulator/clock';
@@ -267,11 +267,13 @@ beforeAll(async () => {
   direct = new DynamoDBClient({ endpoint: motoEndpoint, region: 'us-east-1' });
   // The e2e rules and a per-record rule, so one burst decides a notification per call too.
   const configFile = join(process.env.TELEALERT_CONFIG_FILE ?? '', '..', 'faults.json');
-  const rules = readConfigData(
-    rulesFile(harness.simulator.url, TOKEN_PARAMETER) + PER_RECORD_RULE,
-    'telealert.yaml',
+  writeEmbeddedConfig(
+    configFile,
+    parseConfig(
+      rulesFile(harness.simulator.url, TOKEN_PARAMETER) + PER_RECORD_RULE,
+      'telealert.yaml',
+    ),
   );
-  await writeFile(configFile, JSON.stringify(rules));
   process.env.TELEALERT_CONFIG_FILE = configFile;
   proxy = await startFaultProxy(motoEndpoint, drawFault);
   process.env.AWS_ENDPOINT_URL = proxy.endpoint;

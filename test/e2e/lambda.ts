@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import { readConfigData } from '../../shared/config/load';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
+import { parseConfig } from '../../shared/config/load';
 import type { SourceName } from '../../shared/config/types';
 import type { RunSummary } from '../../shared/runner/types';
 import type { ManualClock } from '../../simulator/clock';
@@ -39,7 +40,7 @@ export interface RuntimeHarnessOptions {
 
 /**
  * Starts moto and the simulator, creates the stack's table, topics (each with a queue) and
- * token, and writes the bundled rules JSON; sets the environment a deployed poller reads
+ * token, and writes the rules validated, as synth ships them; sets the environment a deployed poller reads
  * (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, `TELEALERT_TOPICS`, metrics off).
  */
 export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promise<RuntimeHarness> {
@@ -59,11 +60,10 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
   });
   const directory = await mkdtemp(join(tmpdir(), `telealert-${options.prefix}-`));
   const configFile = join(directory, 'telealert.json');
-  const rules = readConfigData(
-    rulesFile(simulator.url, TOKEN_PARAMETER, options.samples),
-    'telealert.yaml',
+  writeEmbeddedConfig(
+    configFile,
+    parseConfig(rulesFile(simulator.url, TOKEN_PARAMETER, options.samples), 'telealert.yaml'),
   );
-  await writeFile(configFile, JSON.stringify(rules));
   process.env.TELEALERT_CONFIG_FILE = configFile;
   process.env.TELEALERT_TABLE = stack.tableName;
   process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);

@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
-import { readConfigData } from '../../shared/config/load';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
+import { parseConfig } from '../../shared/config/load';
 import type { NotifierStepResult } from '../../shared/notifier/step';
 import type { Message } from '../../shared/notifier/types';
 import { zonedTimeToEpoch } from '../../shared/time/zone';
@@ -58,7 +59,7 @@ beforeAll(async () => {
     'finance: { email: [finance@example.com] }',
     'finance: { email: [finance@example.com], active: { days: [mon], from: "09:00", to: "18:00" } }',
   );
-  await writeFile(configFile, JSON.stringify(readConfigData(text, 'telealert.yaml')));
+  writeEmbeddedConfig(configFile, parseConfig(text, 'telealert.yaml'));
   process.env.TELEALERT_CONFIG_FILE = configFile;
   process.env.TELEALERT_TABLE = stack.tableName;
   process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli/main';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
-import { readConfigData } from '../../shared/config/load';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
+import { parseConfig } from '../../shared/config/load';
 import type { NotifierStepResult } from '../../shared/notifier/step';
 import type { Message } from '../../shared/notifier/types';
 import { ManualClock } from '../../simulator/clock';
@@ -150,7 +151,7 @@ beforeAll(async () => {
   const text = rules(simulator.url);
   await writeFile(join(directory, 'telealert.yaml'), text);
   const configFile = join(directory, 'telealert.json');
-  await writeFile(configFile, JSON.stringify(readConfigData(text, 'telealert.yaml')));
+  writeEmbeddedConfig(configFile, parseConfig(text, 'telealert.yaml'));
   process.env.TELEALERT_CONFIG_FILE = configFile;
   process.env.TELEALERT_TABLE = stack.tableName;
   process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);

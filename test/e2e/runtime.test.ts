@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { handler as liveCalls } from '../../functions/live-calls';
 import { handler as payments } from '../../functions/payments';
-import { readConfigData } from '../../shared/config/load';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
+import { parseConfig } from '../../shared/config/load';
 import type { RunSummary } from '../../shared/runner/types';
 import { ManualClock } from '../../simulator/clock';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
@@ -57,10 +58,12 @@ beforeAll(async () => {
   });
   simulator = await startSimulator({ port: 0, scenario: e2eScenario, clock, token: 'token-1' });
   directory = await mkdtemp(join(tmpdir(), 'telealert-e2e-'));
-  // The bundled runtime reads the rules as JSON, converted at synth.
+  // The bundled runtime reads the rules as synth ships them: validated, as JSON.
   const configFile = join(directory, 'telealert.json');
-  const rules = readConfigData(rulesFile(simulator.url, TOKEN_PARAMETER), 'telealert.yaml');
-  await writeFile(configFile, JSON.stringify(rules));
+  writeEmbeddedConfig(
+    configFile,
+    parseConfig(rulesFile(simulator.url, TOKEN_PARAMETER), 'telealert.yaml'),
+  );
   process.env.TELEALERT_CONFIG_FILE = configFile;
   process.env.TELEALERT_TABLE = stack.tableName;
   process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);

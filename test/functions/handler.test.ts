@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -19,7 +19,8 @@ import { RuntimeConfigError } from '../../functions/errors';
 import { createPollerHandler } from '../../functions/handler';
 import { collectAfterLargeRun, LARGE_RUN_RECORDS } from '../../functions/heap';
 import { createRuntime } from '../../functions/runtime';
-import { readConfigData } from '../../shared/config/load';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
+import { parseConfig } from '../../shared/config/load';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
 import { RecordBatch } from '../../shared/records/batch';
 import type { RunSummary } from '../../shared/runner/types';
@@ -39,8 +40,8 @@ rules:
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'telealert-handler-'));
-  // A JSON rules file, as TELEALERT_CONFIG_FILE names one (validated at cold start).
-  await writeFile(join(directory, 'telealert.json'), JSON.stringify(readConfigData(RULES, 'x')));
+  // A validated config, as TELEALERT_CONFIG_FILE names one (in the format synth ships).
+  writeEmbeddedConfig(join(directory, 'telealert.json'), parseConfig(RULES, 'telealert.yaml'));
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 afterEach(() => {
@@ -148,10 +149,20 @@ describe('Function: createRuntime', () => {
     );
   });
 
-  it('refuses topics that are not a JSON object of ARNs', () => {
-    expect(() => createRuntime({ ...baseEnv(), TELEALERT_TOPICS: '["x"]' })).toThrow(
-      RuntimeConfigError,
-    );
+  it('refuses topics that are not a JSON object of ARNs, saying what is wrong', () => {
+    for (const [topics, reason] of [
+      ['["x"]', 'it is an array'],
+      ['oncall', 'it is not JSON'],
+      ['{"":"arn:aws:sns:us-east-1:1:x"}', 'a channel name is empty'],
+      ['{"oncall":"x"}', 'oncall: "x" is not an ARN'],
+      ['{"oncall":1}', 'oncall: 1 is not an ARN'],
+    ]) {
+      expect(() => createRuntime({ ...baseEnv(), TELEALERT_TOPICS: topics })).toThrow(
+        new RuntimeConfigError(
+          `TELEALERT_TOPICS must be a JSON object of channel name to SNS topic ARN: ${reason}`,
+        ),
+      );
+    }
   });
 
   it('makes the sample queue only where the entry gives a way to, and refuses its URL elsewhere', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -16,7 +16,9 @@ import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPollerHandler, type PollerWiring } from '../../functions/handler';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import type { SourceName } from '../../shared/config/types';
+import { validateConfig } from '../../shared/config/validate';
 import type { RunSummary } from '../../shared/runner/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 
@@ -93,7 +95,10 @@ const requestsTo = (path: string) => simulator.requests.filter((r) => r.path ===
 beforeAll(async () => {
   simulator = await startSimulator({ port: 0, token: TOKEN, scenario: 'quiet' });
   directory = await mkdtemp(join(tmpdir(), 'telealert-counts-'));
-  await writeFile(join(directory, 'telealert.json'), JSON.stringify(rules(simulator.url)));
+  writeEmbeddedConfig(
+    join(directory, 'telealert.json'),
+    validateConfig(rules(simulator.url), 'telealert.json'),
+  );
 });
 afterAll(async () => {
   await simulator.close();

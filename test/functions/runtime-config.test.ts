@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RuntimeConfigError } from '../../functions/errors';
 import { createRuntime, loadRuntimeConfig } from '../../functions/runtime';
-import { CONFIG_DIGEST_IDENTIFIER, embedConfig } from '../../shared/config/embedded';
+import {
+  CONFIG_DIGEST_IDENTIFIER,
+  embedConfig,
+  writeEmbeddedConfig,
+} from '../../shared/config/embedded';
 import { ConfigError } from '../../shared/config/errors';
 import { parseConfig, readConfigData } from '../../shared/config/load';
 
@@ -37,21 +41,33 @@ describe('Function: loadRuntimeConfig', () => {
     expect(() => loadRuntimeConfig({ LAMBDA_TASK_ROOT: root }, other.digest)).toThrow(ConfigError);
   });
 
-  it('validates a JSON rules file named by TELEALERT_CONFIG_FILE, over the bundled config', () => {
+  it('reads the validated config TELEALERT_CONFIG_FILE names, over the bundled config', () => {
     const { root, digest } = taskRoot();
     const file = join(root, 'override.json');
-    const data = readConfigData(RULES, 'x') as { rules: { count: string }[] };
-    data.rules[0] = { ...data.rules[0], count: '>= x' };
-    writeFileSync(file, JSON.stringify(data));
+    const other = parseConfig(RULES.replace('">= 1"', '">= 3"'), 'telealert.yaml');
+    writeEmbeddedConfig(file, other);
     const env = { LAMBDA_TASK_ROOT: root, TELEALERT_CONFIG_FILE: file };
-    expect(() => loadRuntimeConfig(env, digest)).toThrow(/^override\.json: rules\[0\]\.count: /);
-    writeFileSync(file, JSON.stringify(readConfigData(RULES.replace('">= 1"', '">= 3"'), 'x')));
-    expect(loadRuntimeConfig(env, digest).rules[0]?.count).toEqual({
-      kind: 'compare',
-      op: '>=',
-      value: '3',
-    });
+    const config = loadRuntimeConfig(env, digest);
+    expect(config).toStrictEqual(other);
+    expect(config.rules[0]?.count).toEqual({ kind: 'compare', op: '>=', value: '3' });
+    expect(Object.isFrozen(config.rules)).toBe(true);
   });
+
+  it('refuses a rules file in TELEALERT_CONFIG_FILE, which only a validated config may be', () => {
+    const { root, digest } = taskRoot();
+    const file = join(root, 'override.json');
+    writeFileSync(file, JSON.stringify(readConfigData(RULES, 'telealert.yaml')));
+    const env = { LAMBDA_TASK_ROOT: root, TELEALERT_CONFIG_FILE: file };
+    expect(() => loadRuntimeConfig(env, digest)).toThrow(ConfigError);
+    expect(() => loadRuntimeConfig(env, digest)).toThrow(
+      /^override\.json: is a rules file, not a validated config: validate it and write the result with writeEmbeddedConfig/,
+    );
+    for (const text of ['{"config": {"rules": "none"}}', '[]', 'not json']) {
+      writeFileSync(file, text);
+      expect(() => loadRuntimeConfig(env, digest)).toThrow(/^override\.json: is not/);
+    }
+  });
+
 
   it('says what to set when run from source without a rules file', () => {
     const { root } = taskRoot();
@@ -59,7 +75,7 @@ describe('Function: loadRuntimeConfig', () => {
       RuntimeConfigError,
     );
     expect(() => loadRuntimeConfig({ LAMBDA_TASK_ROOT: root }, undefined)).toThrow(
-      /set TELEALERT_CONFIG_FILE to a JSON rules file/,
+      /set TELEALERT_CONFIG_FILE to a validated config/,
     );
   });
 

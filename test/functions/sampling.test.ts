@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -11,6 +11,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sqsSampleQueue } from '../../functions/adapters/sqs-samples';
 import { createPollerHandler, type PollerWiring } from '../../functions/handler';
+import { writeEmbeddedConfig } from '../../shared/config/embedded';
+import { validateConfig } from '../../shared/config/validate';
 import type { RunSummary } from '../../shared/runner/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 
@@ -38,7 +40,7 @@ beforeAll(async () => {
       },
     ],
   };
-  await writeFile(join(directory, 'telealert.json'), JSON.stringify(rules));
+  writeEmbeddedConfig(join(directory, 'telealert.json'), validateConfig(rules, 'telealert.json'));
   ssm.on(GetParameterCommand).resolves({ Parameter: { Value: TOKEN } });
   dynamodb.on(QueryCommand).resolves({ Items: [] });
   dynamodb.on(UpdateItemCommand).resolves({});

@@ -144,4 +144,25 @@ describe('Function: readEmbeddedConfig, zone table', () => {
       '2036-12-30 19:00:00 EST',
     );
   });
+
+  it('makes the zone of a config TELEALERT_CONFIG_FILE names answer without Intl alike', async () => {
+    vi.resetModules();
+    const { writeEmbeddedConfig } = await import('../../shared/config/embedded');
+    const { parseConfig } = await import('../../shared/config/load');
+    const rules = readFileSync('telealert.yaml', 'utf8').replace(
+      /^timezone: .*$/m,
+      'timezone: America/New_York',
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'telealert-zone-table-')), 'override.json');
+    writeEmbeddedConfig(file, parseConfig(rules, 'telealert.yaml'), 2026);
+
+    vi.resetModules();
+    const embedded = await import('../../shared/config/embedded');
+    const time = await import('../../shared/time/zone');
+    const config = embedded.readConfigOverride(file);
+    forbidIntl();
+    expect(config.timezone).toBe('America/New_York');
+    const at = time.parseApiTimestamp('2026-07-04 09:30:00', config.timezone);
+    expect(time.formatInZone(at ?? 0, config.timezone)).toBe('2026-07-04 09:30:00 EDT');
+  });
 });
