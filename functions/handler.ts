@@ -98,6 +98,7 @@ export function createPollerHandler(source: SourceName, options: PollerOptions =
     const tokens = new SsmTokenSource({
       client: runtime.ssm,
       parameterName: runtime.config.api.tokenParameter,
+      now,
     });
     const { sampleQueue } = runtime;
     const built: PollerWiring = {

@@ -1,5 +1,4 @@
-import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
-import type { SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { TokenUnavailableError } from '../../shared/ports/errors';
 import type { TokenSource } from '../../shared/ports/types';
 
@@ -13,48 +12,68 @@ export interface SsmTokenSourceOptions {
    * because a rejected token is fetched again. @default 900 (15 minutes)
    */
   readonly maxAgeSeconds?: number;
+  /** The clock the cache's age is read on, in epoch ms. @default Date.now */
+  readonly now?: () => number;
+}
+
+/** A fetched token and until when it is reused. */
+interface Cached {
+  readonly token: string;
+  readonly expiresAtMs: number;
 }
 
 /**
- * The deployed `TokenSource`: the SSM SecureString, decrypted, cached by Powertools Parameters
- * for several minutes. After `invalidate` (the API rejected the token) the next `get` bypasses
- * the cache, so a token rotated in SSM works on the next request. Errors name the parameter,
- * never its value.
+ * The deployed `TokenSource`: the SSM SecureString, decrypted, reused for several minutes (one
+ * `GetParameter` per container and age; what Powertools Parameters did here, in a few lines
+ * instead of 12 KB of every poller's bundle). After `invalidate` (the API rejected the token)
+ * the next `get` reads SSM whatever the cache holds, so a token rotated in SSM works on the
+ * next request. A failed or empty read is never cached: the next `get` asks again. Errors name
+ * the parameter, never its value.
  */
 export class SsmTokenSource implements TokenSource {
-  readonly #provider: SSMProvider;
+  readonly #client: SSMClient;
   readonly #name: string;
-  readonly #maxAge: number;
+  readonly #maxAgeMs: number;
+  readonly #now: () => number;
+  #cached: Cached | undefined;
   #forceFetch = false;
+  /** Counts invalidations: a read started before the last one must not cache what it got. */
+  #generation = 0;
   /** A read under way: concurrent gets (the handler's early fetch, the client's) share it. */
   #inflight: Promise<string> | undefined;
 
   constructor(options: SsmTokenSourceOptions) {
-    this.#provider = new SSMProvider({ awsSdkV3Client: options.client });
+    this.#client = options.client;
     this.#name = options.parameterName;
-    this.#maxAge = options.maxAgeSeconds ?? 900;
+    this.#maxAgeMs = (options.maxAgeSeconds ?? 900) * 1000;
+    this.#now = options.now ?? (() => Date.now());
   }
 
   get(): Promise<string> {
     if (this.#inflight) return this.#inflight;
-    const read: Promise<string> = this.#read(this.#forceFetch).finally(() => {
+    const read: Promise<string> = this.#read().finally(() => {
       if (this.#inflight === read) this.#inflight = undefined;
     });
     this.#inflight = read;
     return read;
   }
 
-  async #read(forceFetch: boolean): Promise<string> {
+  async #read(): Promise<string> {
     // Cleared now, not when the read ends: an invalidate() that arrives while this read is
     // under way sets it again and is not lost.
+    const forceFetch = this.#forceFetch;
     this.#forceFetch = false;
-    let token: string | undefined;
+    const cached = this.#cached;
+    if (!forceFetch && cached !== undefined && this.#now() < cached.expiresAtMs) {
+      return cached.token;
+    }
+    const generation = this.#generation;
+    let value: string | undefined;
     try {
-      token = await this.#provider.get(this.#name, {
-        decrypt: true,
-        maxAge: this.#maxAge,
-        forceFetch,
-      });
+      const output = await this.#client.send(
+        new GetParameterCommand({ Name: this.#name, WithDecryption: true }),
+      );
+      value = output.Parameter?.Value;
     } catch (error) {
       if (forceFetch) this.#forceFetch = true;
       throw new TokenUnavailableError(
@@ -62,18 +81,23 @@ export class SsmTokenSource implements TokenSource {
         { cause: error },
       );
     }
-    if (typeof token !== 'string' || token.trim() === '') {
+    const token = value?.trim() ?? '';
+    if (token === '') {
       throw new TokenUnavailableError(
         `the SSM parameter ${this.#name} is empty: store the API's bearer token in it`,
       );
     }
-    return token.trim();
+    if (generation === this.#generation) {
+      this.#cached = { token, expiresAtMs: this.#now() + this.#maxAgeMs };
+    }
+    return token;
   }
 
   /** The API rejected the token: the next read bypasses the cache, and does not join a read
-   * started before (that one may return the rejected token). */
+   * started before (that one may return the rejected token, and caches nothing). */
   invalidate(): void {
     this.#forceFetch = true;
+    this.#generation += 1;
     this.#inflight = undefined;
   }
 }

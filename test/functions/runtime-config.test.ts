@@ -68,7 +68,6 @@ describe('Function: loadRuntimeConfig', () => {
     }
   });
 
-
   it('says what to set when run from source without a rules file', () => {
     const { root } = taskRoot();
     expect(() => loadRuntimeConfig({ LAMBDA_TASK_ROOT: root }, undefined)).toThrow(

@@ -7,10 +7,11 @@ import { TokenUnavailableError } from '../../../shared/ports/errors';
 const ssm = mockClient(SSMClient);
 afterEach(() => ssm.reset());
 
-function source() {
+function source(now?: () => number) {
   return new SsmTokenSource({
     client: new SSMClient({ region: 'us-east-1' }),
     parameterName: '/telealert/api-token',
+    ...(now ? { now } : {}),
   });
 }
 
@@ -30,6 +31,19 @@ describe('Class: SsmTokenSource', () => {
     expect(calls[0]?.args[0].input).toEqual({ Name: '/telealert/api-token', WithDecryption: true });
   });
 
+  it('reads SSM again once the token is older than maxAgeSeconds (15 minutes by default)', async () => {
+    ssm.on(GetParameterCommand).resolvesOnce(answer('old')).resolves(answer('rotated'));
+    let clock = 1_000_000;
+    const tokens = source(() => clock);
+    expect(await tokens.get()).toBe('old');
+    clock += 15 * 60_000 - 1;
+    expect(await tokens.get()).toBe('old');
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
+    clock += 1;
+    expect(await tokens.get()).toBe('rotated');
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
+  });
+
   it('makes one SSM request for gets that overlap (the early fetch and the client)', async () => {
     ssm.on(GetParameterCommand).resolves(answer('token-1'));
     const tokens = source();
@@ -43,6 +57,22 @@ describe('Class: SsmTokenSource', () => {
     const first = tokens.get();
     tokens.invalidate();
     expect(await first).toBe('old');
+    expect(await tokens.get()).toBe('rotated');
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
+  });
+
+  it('never caches the token of a read started before invalidate over the one read after', async () => {
+    let release: (value: ReturnType<typeof answer>) => void = () => {};
+    ssm
+      .on(GetParameterCommand)
+      .callsFakeOnce(() => new Promise((resolve) => (release = resolve)))
+      .resolves(answer('rotated'));
+    const tokens = source();
+    const stale = tokens.get();
+    tokens.invalidate();
+    expect(await tokens.get()).toBe('rotated');
+    release(answer('rejected'));
+    expect(await stale).toBe('rejected');
     expect(await tokens.get()).toBe('rotated');
     expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
   });
@@ -71,10 +101,12 @@ describe('Class: SsmTokenSource', () => {
     expect(await tokens.get()).toBe('token-1');
   });
 
-  it('refuses an empty parameter with what to store in it', async () => {
-    ssm.on(GetParameterCommand).resolves(answer(' '));
-    await expect(source().get()).rejects.toThrow(
+  it('refuses an empty parameter with what to store in it, and reads it again next time', async () => {
+    ssm.on(GetParameterCommand).resolvesOnce(answer(' ')).resolves(answer('token-1'));
+    const tokens = source();
+    await expect(tokens.get()).rejects.toThrow(
       'the SSM parameter /telealert/api-token is empty: store the API',
     );
+    expect(await tokens.get()).toBe('token-1');
   });
 });
