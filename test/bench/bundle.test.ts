@@ -18,10 +18,22 @@ describe('Function: bundleComposition', () => {
     expect(total).toBeLessThan(bytes * 1.01);
     expect(total).toBeGreaterThan(bytes * 0.95);
     expect(parts.map((part) => part.part)).toEqual(
-      expect.arrayContaining(['zod', 'shared/engine', 'functions/handler.ts']),
+      expect.arrayContaining([
+        '@aws-lambda-powertools/logger',
+        'shared/engine',
+        'functions/handler.ts',
+      ]),
     );
     expect(parts.some((part) => part.part.includes('@aws-sdk'))).toBe(false);
     const sizes = parts.map((part) => part.kb);
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+  });
+
+  it('leaves zod out of the pollers: synth validated the rules, and records are read without it', async () => {
+    for (const entry of ['functions/live-calls.ts', 'functions/payments.ts']) {
+      const parts = (await bundleComposition(entry)).map((part) => part.part);
+      expect(parts).toContain('shared/config');
+      expect(parts).not.toContain('zod');
+    }
   });
 });
