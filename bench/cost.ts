@@ -1,4 +1,4 @@
-import type { Config } from '../shared/config/types';
+import type { Config } from '../shared/types/config';
 import { round } from './stats';
 
 /**

@@ -1,11 +1,11 @@
-import type { Config } from '../shared/config/types';
 import { fitsOneSegment } from '../shared/messages/gsm7';
 import { MESSAGE_BODY_LIMIT, publishedBytes } from '../shared/notifier/bodies';
 import { replayMessages } from '../shared/timeline/messages';
 import { parseTimeline, replayTimeline } from '../shared/timeline/parse';
+import type { Config } from '../shared/types/config';
 import { generatePayments } from '../simulator/generate';
+import { liveCallsAt, paymentsAt, type ScenarioRun } from '../simulator/scenario-run';
 import { SCENARIOS } from '../simulator/scenarios/index';
-import { liveCallsAt, paymentsAt, type ScenarioRun } from '../simulator/scenarios/timeline';
 
 const MINUTE = 60_000;
 /** A Saturday evening in India: the busy hours, finance out of office. */

@@ -4,11 +4,11 @@
  * generator or YAML parser.
  */
 import { JsonArrayReader } from '../shared/api/json-array';
-import type { Config, SourceName } from '../shared/config/types';
 import { evaluate } from '../shared/engine/evaluate';
 import type { SourceState } from '../shared/engine/types';
 import { usedFields } from '../shared/engine/used-fields';
 import { BatchReader } from '../shared/records/parse';
+import type { Config, SourceName } from '../shared/types/config';
 
 /**
  * The size of the text chunks an answer arrives in: node:http reads its socket 64 KiB at a

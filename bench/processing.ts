@@ -1,5 +1,5 @@
-import type { Config, SourceName } from '../shared/config/types';
 import type { SourceState } from '../shared/engine/types';
+import type { Config, SourceName } from '../shared/types/config';
 import { generateLiveCalls, generatePayments } from '../simulator/generate';
 import { chunksOf, evaluateBatch, readBody } from './pipeline';
 import { median, round, timeMs } from './stats';

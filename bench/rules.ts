@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { parseConfig } from '../shared/config/load';
-import type { Config } from '../shared/config/types';
+import type { Config } from '../shared/types/config';
 
 /**
  * Twenty rules beside the shipped ones, spread over both sources and every operator and field

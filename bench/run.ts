@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { FUNCTION_ENTRIES } from '../infra/poller';
-import type { SourceName } from '../shared/config/types';
+import type { SourceName } from '../shared/types/config';
 import { createSampleQueue, measureWarm, startLoopback } from './aws';
 import { type BundlePart, bundleComposition } from './bundle';
 import { type ColdSubject, floorRatio, measureColdStarts } from './cold';

@@ -8,8 +8,9 @@ import { replayCommand } from './commands/replay';
 import { ackCommand, silenceCommand } from './commands/silence';
 import { simulateCommand } from './commands/simulate';
 import { validateCommand } from './commands/validate';
-import { CliError, EXIT, UsageError } from './errors';
-import { type Io, processIo } from './io';
+import { CliError, EXIT, UsageError } from './lib/errors';
+import { type Io, processIo } from './lib/io';
+import { type CliOptions, OPTIONS } from './lib/options';
 
 export const USAGE = `telealert: threshold alerts on a telephony API's live calls and online payments
 
@@ -64,35 +65,6 @@ Environment:
 Exit status: 0 success, 1 a runtime failure (API, disk), 2 invalid input (usage, rules
 file, timeline), with the reason on stderr.
 `;
-
-const OPTIONS = {
-  config: { type: 'string' },
-  timeline: { type: 'string' },
-  'base-url': { type: 'string' },
-  once: { type: 'boolean' },
-  state: { type: 'string' },
-  pretty: { type: 'boolean' },
-  messages: { type: 'boolean' },
-  events: { type: 'boolean' },
-  json: { type: 'boolean' },
-  port: { type: 'string' },
-  scenario: { type: 'string' },
-  seed: { type: 'string' },
-  token: { type: 'string' },
-  fault: { type: 'string', multiple: true },
-  speed: { type: 'string' },
-  'stop-after': { type: 'string' },
-  match: { type: 'string', multiple: true },
-  for: { type: 'string' },
-  until: { type: 'string' },
-  comment: { type: 'string' },
-  by: { type: 'string' },
-  rule: { type: 'string' },
-  stack: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-export type CliOptions = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
 const COMMANDS = {
   validate: validateCommand,

@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { NotifierStepResult } from '../shared/notifier/step';
 import { METRIC_NAMES } from '../shared/observability/metrics';
+import type { NotifierStepResult } from '../shared/runner/notifier-step';
 
 /**
  * What a notifier step did, as metrics (messages published, SMS held by the cap, digests

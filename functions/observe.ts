@@ -1,9 +1,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { SourceName } from '../shared/config/types';
 import { METRIC_NAMES } from '../shared/observability/metrics';
 import type { RecordBatch } from '../shared/records/batch';
 import type { RunEvent, RunObserver } from '../shared/runner/types';
+import type { SourceName } from '../shared/types/config';
 
 /** The metric names the stack's alarms and dashboards read (docs/architecture.md). */
 export const METRIC = METRIC_NAMES;

@@ -7,10 +7,10 @@ import {
   readConfigOverride,
   readEmbeddedConfig,
 } from '../shared/config/embedded';
-import type { Config } from '../shared/config/types';
+import type { Config } from '../shared/types/config';
 import { clientOptions } from './adapters/clients';
+import { RuntimeConfigError } from './adapters/errors';
 import type { SampleQueueWiring } from './adapters/sqs-samples';
-import { RuntimeConfigError } from './errors';
 
 /** The environment the stack gives each function (docs/architecture.md, last table). */
 export const ENV = {

@@ -1,11 +1,10 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSEvent } from 'aws-lambda';
-import type { Config, SourceName } from '../shared/config/types';
 import { METRIC_NAMES } from '../shared/observability/metrics';
-import type { SampleQueue } from '../shared/ports/types';
+import type { QueuedSample, SampleQueue } from '../shared/ports/types';
 import { judgeQueuedSample, laterSamples } from '../shared/runner/samples';
-import type { QueuedSample } from '../shared/runner/types';
+import type { Config, SourceName } from '../shared/types/config';
 import { readSampleMessage } from './adapters/sample-message';
 
 /** An event of the sample queue (an SQS event source mapping), told apart from a schedule's. */

@@ -10,7 +10,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { SourceName } from '../shared/config/types';
+import type { SourceName } from '../shared/types/config';
 import {
   DASHBOARD_PERIOD,
   METRIC_NAMES,

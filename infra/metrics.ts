@@ -1,13 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import type { SourceName } from '../shared/config/types';
-
 import {
   METRIC_NAMES,
   METRIC_NAMESPACE,
   type MetricName,
   SERVICE_NAME,
 } from '../shared/observability/metrics';
+import type { SourceName } from '../shared/types/config';
 
 export { METRIC_NAMES, METRIC_NAMESPACE, type MetricName, SERVICE_NAME };
 

@@ -21,7 +21,7 @@ import {
   type EmbeddedConfig,
   embedConfig,
 } from '../shared/config/embedded';
-import type { Config, SourceName } from '../shared/config/types';
+import type { Config, SourceName } from '../shared/types/config';
 import { InvalidPropError, MissingFileError } from './errors';
 import { METRIC_NAMESPACE, SERVICE_NAME } from './metrics';
 

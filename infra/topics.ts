@@ -2,7 +2,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SubscriptionFilter, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription, SmsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { type ChannelConfig, SEVERITIES, type Severity } from '../shared/config/types';
+import { type ChannelConfig, SEVERITIES, type Severity } from '../shared/types/config';
 
 /** The severities a `minSeverity` subscription receives: that one and every one above it. */
 export function severitiesAtOrAbove(min: Severity): Severity[] {

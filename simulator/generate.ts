@@ -1,7 +1,7 @@
-import { createRandom, mixSeed } from './random';
 import { type RawRecord, renderCall, renderPayment } from './records';
-import { AGENTS, DIDS, GATEWAYS } from './roster';
 import { callerNumber, pickAgents } from './scenarios/common';
+import { createRandom, mixSeed } from './scenarios/random';
+import { AGENTS, DIDS, GATEWAYS } from './scenarios/roster';
 
 const DAY_MS = 86_400_000;
 

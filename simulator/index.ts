@@ -9,6 +9,7 @@ export {
 } from './faults';
 export { generateLiveCalls, generatePayments } from './generate';
 export type { RawRecord } from './records';
+export { liveCallsAt, paymentsAt, type ScenarioRun } from './scenario-run';
 export {
   DEFAULT_SCENARIO,
   SCENARIO_DESCRIPTIONS,
@@ -17,7 +18,6 @@ export {
   type Scenario,
   type ScenarioName,
 } from './scenarios/index';
-export { liveCallsAt, paymentsAt, type ScenarioRun } from './scenarios/timeline';
 export {
   DEFAULT_TOKEN,
   DEFAULT_ZONE,

@@ -1,6 +1,6 @@
-import { OPERATORS, type Operator } from '../shared/config/types';
 import { compareDecimal, type Decimal, parseDecimal } from '../shared/money/decimal';
 import { canonicalPhone } from '../shared/records/phone';
+import { OPERATORS, type Operator } from '../shared/types/config';
 import { QueryError } from './errors';
 import type { SimCall, SimPayment } from './records';
 import { wallToEpoch } from './wallclock';

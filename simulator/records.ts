@@ -1,6 +1,6 @@
 import { canonicalPhone } from '../shared/records/phone';
-import { createRandom, mixSeed, type Random } from './random';
-import { SIP_DOMAIN, USER_ID } from './roster';
+import { createRandom, mixSeed, type Random } from './scenarios/random';
+import { SIP_DOMAIN, USER_ID } from './scenarios/roster';
 import type { CallEvent, PaymentEvent } from './scenarios/types';
 import { formatIsoWall, formatMonthWall } from './wallclock';
 

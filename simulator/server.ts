@@ -17,6 +17,7 @@ import { generateLiveCalls, generatePayments } from './generate';
 import { sendError, sendJson, sendText, streamJsonArray } from './http';
 import { matchCall, matchPayment, parseLiveCallsQuery, parsePaymentsQuery } from './query';
 import type { RawRecord } from './records';
+import { liveCallsAt, paymentsAt, type ScenarioRun } from './scenario-run';
 import {
   DEFAULT_SCENARIO,
   isScenarioName,
@@ -24,7 +25,6 @@ import {
   SCENARIOS,
   type ScenarioName,
 } from './scenarios/index';
-import { liveCallsAt, paymentsAt, type ScenarioRun } from './scenarios/timeline';
 import type { Scenario } from './scenarios/types';
 
 export interface SimulatorOptions {

@@ -1,14 +1,14 @@
-import type { Config, Severity, SourceName } from '../../shared/config/types';
-import { SOURCES } from '../../shared/config/types';
 import type { AlertInstance, SourceState } from '../../shared/engine/types';
 import { silenceFor } from '../../shared/notifier/silence';
 import type { NotifierState } from '../../shared/notifier/types';
 import { formatInZone } from '../../shared/time/zone';
-import { EXIT, UsageError } from '../errors';
-import { loadUserConfig } from '../files';
-import type { Io } from '../io';
-import type { CliOptions } from '../main';
-import { nowOf, peopleStore } from '../people';
+import type { Config, Severity, SourceName } from '../../shared/types/config';
+import { SOURCES } from '../../shared/types/config';
+import { EXIT, UsageError } from '../lib/errors';
+import { loadUserConfig } from '../lib/files';
+import type { Io } from '../lib/io';
+import type { CliOptions } from '../lib/options';
+import { nowOf, peopleStore } from '../lib/people';
 import { table } from './silence';
 
 /** One alert as `telealert alerts` tells it (amtool's `alert query`). */

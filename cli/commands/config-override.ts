@@ -1,6 +1,6 @@
 import { validateBaseUrl } from '../../shared/api/url';
-import type { Config } from '../../shared/config/types';
-import { CliError, EXIT } from '../errors';
+import type { Config } from '../../shared/types/config';
+import { CliError, EXIT } from '../lib/errors';
 
 /** The rules file with `api.baseUrl` replaced (`--base-url`, or the demo's simulator). */
 export function withBaseUrl(config: Config, baseUrl: string): Config {

@@ -9,15 +9,15 @@ import {
 import { formatDuration } from '../../shared/time/duration';
 import { fastClock } from '../../simulator/clock';
 import { startSimulator } from '../../simulator/server';
-import { EXIT } from '../errors';
-import { readUserFile } from '../files';
-import { PrintingMessagePublisher, PrintingPublisher } from '../format';
-import type { Io } from '../io';
-import type { CliOptions } from '../main';
-import { LocalNotifier } from '../notifier';
-import { abortableSleep, pollOnSchedule, watchedSources } from '../scheduler';
+import { EXIT } from '../lib/errors';
+import { readUserFile } from '../lib/files';
+import { PrintingMessagePublisher, PrintingPublisher } from '../lib/format';
+import type { Io } from '../lib/io';
+import { LocalNotifier } from '../lib/notifier';
+import type { CliOptions } from '../lib/options';
+import { readDurationOption, readNumber, readScenario } from '../lib/options';
+import { abortableSleep, pollOnSchedule, watchedSources } from '../lib/scheduler';
 import { withBaseUrl } from './config-override';
-import { readDurationOption, readNumber, readScenario } from './options';
 
 /** The rules file shipped at the repository root: the demo's embedded default. */
 const EMBEDDED_CONFIG = fileURLToPath(new URL('../../telealert.yaml', import.meta.url));

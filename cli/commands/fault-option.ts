@@ -1,6 +1,6 @@
 import type { Endpoint } from '../../shared/api/types';
 import type { Fault, FaultPlan } from '../../simulator/faults';
-import { UsageError } from '../errors';
+import { UsageError } from '../lib/errors';
 
 const ENDPOINTS: readonly Endpoint[] = ['live_calls', 'payments'];
 const STATUSES = [500, 403, 401, 502, 503] as const;

@@ -1,17 +1,17 @@
 import { resolve } from 'node:path';
 import { TelephonyClient } from '../../shared/api/client';
-import type { Config, SourceName } from '../../shared/config/types';
 import { EnvTokenSource } from '../../shared/ports/env-token';
 import { FileStateStore } from '../../shared/ports/file';
 import type { PollFailure } from '../../shared/records/types';
 import type { RunSummary } from '../../shared/runner/types';
-import { CliError, EXIT } from '../errors';
-import { loadUserConfig } from '../files';
-import { PrintingMessagePublisher, PrintingPublisher } from '../format';
-import type { Io } from '../io';
-import type { CliOptions } from '../main';
-import { LocalNotifier } from '../notifier';
-import { abortableSleep, pollOnSchedule, watchedSources } from '../scheduler';
+import type { Config, SourceName } from '../../shared/types/config';
+import { CliError, EXIT } from '../lib/errors';
+import { loadUserConfig } from '../lib/files';
+import { PrintingMessagePublisher, PrintingPublisher } from '../lib/format';
+import type { Io } from '../lib/io';
+import { LocalNotifier } from '../lib/notifier';
+import type { CliOptions } from '../lib/options';
+import { abortableSleep, pollOnSchedule, watchedSources } from '../lib/scheduler';
 import { withBaseUrl } from './config-override';
 
 const DEFAULT_STATE_FILE = '.telealert/state.json';

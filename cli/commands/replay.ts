@@ -3,10 +3,10 @@ import { undocumentedFields } from '../../shared/engine/used-fields';
 import { messageJson } from '../../shared/notifier/json';
 import { replayMessages } from '../../shared/timeline/messages';
 import { readTimeline, replayTimeline } from '../../shared/timeline/parse';
-import { EXIT, UsageError } from '../errors';
-import { loadUserConfig, readUserFile } from '../files';
-import type { Io } from '../io';
-import type { CliOptions } from '../main';
+import { EXIT, UsageError } from '../lib/errors';
+import { loadUserConfig, readUserFile } from '../lib/files';
+import type { Io } from '../lib/io';
+import type { CliOptions } from '../lib/options';
 
 /**
  * `telealert replay`: runs the engine over a recorded timeline and prints one notification

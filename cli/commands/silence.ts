@@ -9,10 +9,10 @@ import {
 import type { Silence } from '../../shared/notifier/types';
 import { tryParseDuration } from '../../shared/time/duration';
 import { formatInZone } from '../../shared/time/zone';
-import { EXIT, UsageError } from '../errors';
-import { loadUserConfig } from '../files';
-import type { Io } from '../io';
-import type { CliOptions } from '../main';
+import { EXIT, UsageError } from '../lib/errors';
+import { loadUserConfig } from '../lib/files';
+import type { Io } from '../lib/io';
+import type { CliOptions } from '../lib/options';
 import {
   actor,
   changeNotifier,
@@ -21,7 +21,7 @@ import {
   peopleStore,
   readMatchers,
   readTime,
-} from '../people';
+} from '../lib/people';
 
 function silenceState(silence: Silence, nowMs: number): 'active' | 'pending' | 'expired' {
   if (silenceActive(silence, nowMs)) return 'active';

@@ -1,11 +1,11 @@
 import { fastClock } from '../../simulator/clock';
 import { SCENARIO_NAMES } from '../../simulator/scenarios';
 import { startSimulator } from '../../simulator/server';
-import { EXIT, UsageError } from '../errors';
-import type { Io } from '../io';
-import type { CliOptions } from '../main';
+import { EXIT, UsageError } from '../lib/errors';
+import type { Io } from '../lib/io';
+import type { CliOptions } from '../lib/options';
+import { readNumber, readScenario } from '../lib/options';
 import { readFaults } from './fault-option';
-import { readNumber, readScenario } from './options';
 
 const DEFAULT_PORT = 8787;
 const DEFAULT_TOKEN = 'sim-token';

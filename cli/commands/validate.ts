@@ -1,7 +1,7 @@
-import { EXIT } from '../errors';
-import { loadUserConfig } from '../files';
-import type { Io } from '../io';
-import type { CliOptions } from '../main';
+import { EXIT } from '../lib/errors';
+import { loadUserConfig } from '../lib/files';
+import type { Io } from '../lib/io';
+import type { CliOptions } from '../lib/options';
 
 /** `1 rule`, `2 rules`. */
 function counted(count: number, noun: string): string {

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../shared/config/errors';
-import { processIo } from '../io';
+import { processIo } from '../lib/io';
 import { MOTO_INSTALL, PINNED_MOTO, RehearsalError } from './errors';
 import { RehearsalStoppedError, rehearse } from './rehearsal';
 

@@ -4,8 +4,8 @@ import {
   type DynamoDBClient,
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { SourceName } from '../../shared/config/types';
 import { StateStoreError } from '../../shared/ports/errors';
+import type { SourceName } from '../../shared/types/config';
 
 /** BatchWriteItem's limit. */
 export const BATCH_WRITE_MAX = 25;

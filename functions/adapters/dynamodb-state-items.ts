@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { SourceName } from '../../shared/config/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
-import { StateTooLargeError } from '../errors';
+import type { SourceName } from '../../shared/types/config';
+import { StateTooLargeError } from './errors';
 
 /** Sort key of a source's state item. */
 export const STATE_SK = 'state';

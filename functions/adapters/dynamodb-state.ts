@@ -5,11 +5,11 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { SourceName } from '../../shared/config/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
 import { narrowChannels } from '../../shared/ports/narrow';
 import type { StateStore, StoredState } from '../../shared/ports/types';
+import type { SourceName } from '../../shared/types/config';
 import {
   deleteKeys,
   deleteOrphans,

@@ -1,4 +1,4 @@
-import { RuntimeConfigError } from '../errors';
+import { RuntimeConfigError } from './errors';
 
 /** What the SDK's signer takes from a credential provider. */
 export interface EnvCredentials {

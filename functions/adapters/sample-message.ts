@@ -1,5 +1,5 @@
-import type { QueuedSample } from '../../shared/runner/types';
-import { SampleMessageError } from '../errors';
+import type { QueuedSample } from '../../shared/ports/types';
+import { SampleMessageError } from './errors';
 
 /*
  * A queued sample's message body, written by the live calls poller's sample queue and read

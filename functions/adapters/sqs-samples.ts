@@ -1,7 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { SampleQueue } from '../../shared/ports/types';
+import type { QueuedSample, SampleQueue } from '../../shared/ports/types';
 import { delaySeconds } from '../../shared/runner/samples';
-import type { QueuedSample } from '../../shared/runner/types';
 import { clientOptions } from './clients';
 import { sampleMessageBody } from './sample-message';
 

@@ -1,6 +1,6 @@
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import type { TokenSource } from '../../shared/api/types';
 import { TokenUnavailableError } from '../../shared/ports/errors';
-import type { TokenSource } from '../../shared/ports/types';
 
 export interface SsmTokenSourceOptions {
   readonly client: SSMClient;

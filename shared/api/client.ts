@@ -1,4 +1,3 @@
-import type { TokenSource } from '../ports/types';
 import { BatchReader } from '../records/parse';
 import type { ParsedBatch, PollFailure } from '../records/types';
 import { assertTimeZone, DEFAULT_TIME_ZONE } from '../time/zone';
@@ -14,7 +13,7 @@ import {
 import { fail, interpretAnswer, type Outcome } from './response';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './retry';
 import { fetchHttpGet, type HttpGet, nodeHttpGet } from './transport';
-import type { ApiRequest, Endpoint, LiveCallsQuery, PaymentsQuery } from './types';
+import type { ApiRequest, Endpoint, LiveCallsQuery, PaymentsQuery, TokenSource } from './types';
 import { requestUrl, validateBaseUrl } from './url';
 
 /** One attempt, for metrics (`ApiLatency`, `ApiErrors`). Never carries the token. */

@@ -1,7 +1,7 @@
-import type { SourceName } from '../config/types';
 import { NotAnArrayError } from '../records/errors';
 import { BatchReader } from '../records/parse';
 import type { ParsedBatch } from '../records/types';
+import type { SourceName } from '../types/config';
 import {
   ApiAuthError,
   ApiBodyError,

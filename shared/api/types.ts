@@ -1,4 +1,4 @@
-import type { LiveCallQueryKey, Operator } from '../config/types';
+import type { LiveCallQueryKey, Operator } from '../types/config';
 
 export const ENDPOINT_PATHS = {
   live_calls: '/v1/live_calls',
@@ -21,3 +21,10 @@ export interface PaymentsQuery {
 export type ApiRequest =
   | { readonly endpoint: 'live_calls'; readonly query: LiveCallsQuery }
   | { readonly endpoint: 'payments'; readonly query: PaymentsQuery };
+
+/** The bearer token. Adapters: SSM SecureString (deployed), environment variable (local). */
+export interface TokenSource {
+  get(): Promise<string>;
+  /** The API rejected the token: the next `get` must fetch it afresh. */
+  invalidate(): void;
+}

@@ -1,5 +1,5 @@
-import { LIVE_CALL_QUERY_KEYS, OPERATORS, type Operator } from '../config/types';
 import { parseDecimal } from '../money/decimal';
+import { LIVE_CALL_QUERY_KEYS, OPERATORS, type Operator } from '../types/config';
 import { ApiConfigError, ApiQueryError } from './errors';
 import { type ApiRequest, ENDPOINT_PATHS } from './types';
 

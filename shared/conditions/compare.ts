@@ -1,4 +1,3 @@
-import type { Operator } from '../config/types';
 import {
   compareDecimal,
   type Decimal,
@@ -8,9 +7,11 @@ import {
   shortPlainDecimalValue,
 } from '../money/decimal';
 import type { FieldKind } from '../records/fields';
+import { readDirection } from '../records/normalise';
 import { canonicalPhone, isCanonicalPhone } from '../records/phone';
 import type { FieldValue } from '../records/types';
-import { type ConditionValue, readDirection } from './values';
+import type { Operator } from '../types/config';
+import type { ConditionValue } from './values';
 
 /** `-1`, `0`, `1`, or `undefined` when the two cannot be compared. */
 export type Comparison = -1 | 0 | 1 | undefined;

@@ -1,12 +1,13 @@
-import type { Condition, SourceName } from '../config/types';
 import { formatMoney, parseDecimal } from '../money/decimal';
 import { FIELDS, type FieldKind } from '../records/fields';
+import { readDirection } from '../records/normalise';
 import type { ApiRecord, FieldValue } from '../records/types';
 import { formatDuration } from '../time/duration';
 import { formatInZone, parseApiTimestamp } from '../time/zone';
+import type { Condition, SourceName } from '../types/config';
 import { compileValueTest } from './compare';
 import { generateWhere, type PlannedCondition, plannedOp } from './generate';
-import { type ConditionValue, readConditionValue, readDirection } from './values';
+import { type ConditionValue, readConditionValue } from './values';
 
 /** A compiled `where`: does this record match at this evaluation time? */
 export type RecordPredicate = (record: ApiRecord, nowMs: number) => boolean;

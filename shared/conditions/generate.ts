@@ -1,5 +1,5 @@
-import type { Condition, Operator } from '../config/types';
 import type { FieldKind } from '../records/fields';
+import type { Condition, Operator } from '../types/config';
 import {
   compareDirection,
   compareMoney,

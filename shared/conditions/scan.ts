@@ -1,6 +1,7 @@
-import type { SourceName } from '../config/types';
+import type { ScanInput } from '../records/batch';
 import { INVALID } from '../records/normalise';
 import { type RowField, rowField } from '../records/row-fields';
+import type { SourceName } from '../types/config';
 import { compileValueTest, type ValueTest } from './compare';
 import { fieldKind } from './compile';
 import {
@@ -27,26 +28,6 @@ export interface ScanSink {
 
 /** A pass over raw API rows or over records: the scan generated for each reads differently. */
 export type ScanMode = 'raw' | 'records';
-
-/** The rows a scan walks (`RecordBatch.scanRows`); row `i` is the batch's row `i`. */
-export type ScanInput =
-  | {
-      /** Raw rows: each field normalised in the pass; what that cannot read, the record says. */
-      readonly mode: 'raw';
-      readonly zone: string;
-      readonly rows: readonly unknown[];
-      /** The record's own value of `field` at row `index`. */
-      value(index: number, field: string): unknown;
-      /** The record's `createdAtMs` at row `index`. */
-      createdAtMs(index: number): number | undefined;
-    }
-  | {
-      readonly mode: 'records';
-      readonly rows: readonly {
-        readonly fields: Readonly<Record<string, unknown>>;
-        readonly createdAtMs?: number;
-      }[];
-    };
 
 /** A generated pass: every rule of a source over one batch of rows. */
 export type Scan = (

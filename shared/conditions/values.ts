@@ -1,5 +1,6 @@
 import { type Decimal, parseDecimal } from '../money/decimal';
 import type { FieldKind } from '../records/fields';
+import { readDirection } from '../records/normalise';
 import { canonicalPhone, isWrittenPhone } from '../records/phone';
 import { tryParseDuration } from '../time/duration';
 
@@ -12,22 +13,6 @@ export type ConditionValue =
   /** Lower-cased text, or a canonical phone. */
   | { readonly kind: 'text'; readonly value: string }
   | { readonly kind: 'direction'; readonly value: 1 | 2 };
-
-// A Map, not an object: a text such as `__proto__` or `constructor` must read as no direction.
-const DIRECTIONS: ReadonlyMap<string, 1 | 2> = new Map([
-  ['1', 1],
-  ['2', 2],
-  ['inbound', 1],
-  ['outbound', 2],
-  ['in', 1],
-  ['out', 2],
-]);
-
-/** Reads `1`, `2`, `inbound`, `outbound` (any case); `undefined` otherwise. */
-export function readDirection(input: unknown): 1 | 2 | undefined {
-  if (typeof input !== 'string' && typeof input !== 'number') return undefined;
-  return DIRECTIONS.get(String(input).trim().toLowerCase());
-}
 
 /**
  * Reads a condition value written in the rules file as the field's kind. A duration accepts

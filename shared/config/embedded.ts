@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { useZoneTable, type ZoneTable, zoneTable } from '../time/zone';
+import type { Config } from '../types/config';
 import { ConfigError, ConfigNotSerialisableError, ConfigReadError } from './errors';
 import { deepFreeze } from './freeze';
-import type { Config } from './types';
 
 /*
  * The validated rules, as `cdk synth` ships them beside each handler: the output of

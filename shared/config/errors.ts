@@ -63,7 +63,7 @@ export class ConfigNotSerialisableError extends Error {
   ) {
     super(
       `the validated config cannot be shipped as JSON: ${path || '(root)'} ${reason}; ` +
-        'keep Config plain data (shared/config/types.ts) or serialise that value explicitly',
+        'keep Config plain data (shared/types/config.ts) or serialise that value explicitly',
     );
     this.name = 'ConfigNotSerialisableError';
   }

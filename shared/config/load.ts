@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import type { Config } from '../types/config';
 import { ConfigError, type ConfigIssue } from './errors';
-import type { Config } from './types';
 import { readRulesText, validateConfig } from './validate';
 
 /** YAML (or JSON) text to plain data; syntax errors become issues with line and column. */

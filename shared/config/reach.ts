@@ -1,6 +1,6 @@
 import { readConditionValue } from '../conditions/values';
+import type { RuleConfig } from '../types/config';
 import type { ConfigIssue } from './errors';
-import type { RuleConfig } from './types';
 
 /*
  * A payments rule that validates but could never fire: payments are fetched only while they

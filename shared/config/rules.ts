@@ -3,9 +3,15 @@ import { kindIsOrdered, readConditionValue } from '../conditions/values';
 import { AGGREGATE_PLACEHOLDERS, parseTemplate, placeholdersFor } from '../messages/template';
 import { DERIVED_FIELDS, FIELD_ALIASES, FIELDS, type FieldKind } from '../records/fields';
 import { tryParseDuration } from '../time/duration';
+import {
+  type Condition,
+  OPERATORS,
+  type Operator,
+  SOURCES,
+  type SourceName,
+} from '../types/config';
 import { type ConfigIssue, formatPath } from './errors';
 import { didYouMean } from './hints';
-import { type Condition, OPERATORS, type Operator, SOURCES, type SourceName } from './types';
 
 /**
  * The checks of one rule that need more than its own shape: fields of its source, condition

@@ -2,7 +2,7 @@ import { isWrittenPhone } from '../records/phone';
 import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
 
-import { LIVE_CALL_QUERY_KEYS, SEVERITIES, SOURCES, WEEKDAYS } from './types';
+import { LIVE_CALL_QUERY_KEYS, SEVERITIES, SOURCES, WEEKDAYS } from '../types/config';
 
 /**
  * Structural schemas of the rules file (zod/mini, strict objects). Cross-references (channels a

@@ -1,8 +1,8 @@
 import { dltTemplateProblem } from '../messages/dlt';
 import * as z from '../schema/zod';
+import { type DltConfig, SMS_TYPES, type SmsConfig, type SmsType } from '../types/config';
 import type { ConfigIssue } from './errors';
 import { check } from './issues';
-import { type DltConfig, SMS_TYPES, type SmsConfig, type SmsType } from './types';
 
 /*
  * The `sms` block (contract section 7). Each key is read on its own so that every problem of

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { canonicalPhone } from '../records/phone';
 import type * as z from '../schema/zod';
+import type { AckConfig, ChannelConfig, Config, RuleConfig } from '../types/config';
 import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { deepFreeze } from './freeze';
 import { didYouMean } from './hints';
@@ -22,7 +23,6 @@ import {
   topLevelSchema,
 } from './schema';
 import { readSms } from './sms';
-import type { AckConfig, ChannelConfig, Config, RuleConfig } from './types';
 
 /*
  * The rules file's checks on plain data, without the YAML parser: the Lambda bundles read the

@@ -1,7 +1,7 @@
 import { AGGREGATE_PLACEHOLDERS, parseTemplate } from '../messages/template';
 import { FIELDS } from '../records/fields';
+import type { Config } from '../types/config';
 import { type ConfigIssue, formatPath } from './errors';
-import type { Config } from './types';
 
 /**
  * What a valid rules file does that may not be what its author meant, told without refusing

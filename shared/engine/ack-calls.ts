@@ -1,6 +1,6 @@
-import type { Config } from '../config/types';
 import type { RecordBatch } from '../records/batch';
 import { canonicalPhone } from '../records/phone';
+import type { Config } from '../types/config';
 import type { Notification } from './types';
 
 /**

@@ -8,10 +8,10 @@ import {
   type RecordPredicate,
 } from '../conditions/compile';
 import type { PlannedCondition } from '../conditions/generate';
-import type { RuleConfig } from '../config/types';
 import { shownValue } from '../messages/display';
 import { completeRecord } from '../records/record';
 import type { ApiRecord } from '../records/types';
+import type { RuleConfig } from '../types/config';
 
 /** What one poll says about one alert instance of a rule. */
 export interface Observation {

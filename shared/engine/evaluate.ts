@@ -1,6 +1,6 @@
-import type { Config, RuleConfig, SourceName } from '../config/types';
 import type { RecordBatch } from '../records/batch';
 import type { PollResult } from '../records/types';
+import type { Config, RuleConfig, SourceName } from '../types/config';
 import { takeAckCalls } from './ack-calls';
 import { aggregateContext, compileRule, type Observation } from './aggregate';
 import type { ObservedRule } from './collectors';

@@ -1,5 +1,5 @@
-import type { Config, SourceName } from '../config/types';
 import type { PollFailure } from '../records/types';
+import type { Config, SourceName } from '../types/config';
 import type { NotificationTarget } from './notify';
 import { alertKey } from './state';
 import type { AlertInstance } from './types';

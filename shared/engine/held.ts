@@ -1,5 +1,5 @@
-import type { Config, RuleConfig } from '../config/types';
 import { formatDuration } from '../time/duration';
+import type { Config, RuleConfig } from '../types/config';
 import type { AlertInstance, SourceState } from './types';
 
 /*

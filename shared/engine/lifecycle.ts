@@ -1,6 +1,7 @@
-import type { RuleConfig } from '../config/types';
+import type { NotificationStatus } from '../messages/types';
+import type { RuleConfig } from '../types/config';
 import type { Observation } from './aggregate';
-import type { AlertInstance, NotificationStatus } from './types';
+import type { AlertInstance } from './types';
 
 /** The timing part of a rule the state machine needs. */
 export type RuleTiming = Pick<

@@ -1,5 +1,5 @@
-import type { Config, RuleConfig, Severity, SourceName } from '../config/types';
 import { TOO_MANY_ALERTS } from '../messages/limit';
+import type { Config, RuleConfig, Severity, SourceName } from '../types/config';
 import type { NotificationTarget } from './notify';
 import { alertKey } from './state';
 import type { AlertInstance } from './types';

@@ -1,6 +1,7 @@
-import type { Config, RuleConfig, Severity, SourceName } from '../config/types';
 import { renderMessage } from '../messages/render';
-import type { AlertInstance, Notification, NotificationStatus } from './types';
+import type { NotificationStatus } from '../messages/types';
+import type { Config, RuleConfig, Severity, SourceName } from '../types/config';
+import type { AlertInstance, Notification } from './types';
 
 /** Who a notification is for: a configured rule, or the built-in `source_unavailable`. */
 export interface NotificationTarget {

@@ -1,7 +1,7 @@
 import type { ApiRequest } from '../api/types';
-import type { Config, Operator, RuleConfig, SourceName } from '../config/types';
 import { formatDecimal, parseDecimal } from '../money/decimal';
 import { formatApiDateTime } from '../time/zone';
+import type { Config, Operator, RuleConfig, SourceName } from '../types/config';
 import { heldWindows } from './held';
 import type { SourceState } from './types';
 

@@ -1,6 +1,6 @@
-import type { SourceName } from '../config/types';
 import type { PreferRow, RecordBatch } from '../records/batch';
 import { completeRecord } from '../records/record';
+import type { SourceName } from '../types/config';
 
 /*
  * One answer may list one payment twice with different values (`pending`, then `success`), and

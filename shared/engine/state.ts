@@ -1,4 +1,4 @@
-import type { SourceName } from '../config/types';
+import type { SourceName } from '../types/config';
 import { IncompatibleStateError } from './errors';
 import { type SourceState, STATE_VERSION } from './types';
 

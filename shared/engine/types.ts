@@ -1,8 +1,7 @@
-import type { Severity, SourceName } from '../config/types';
+import type { NotificationStatus } from '../messages/types';
+import type { Severity, SourceName } from '../types/config';
 
 export const STATE_VERSION = 1;
-
-export type NotificationStatus = 'firing' | 'resolved';
 
 /**
  * One notification (contract section 4). The JSON printed by `replay`, the demo and carried in

@@ -1,6 +1,6 @@
-import type { Config, SourceName } from '../config/types';
 import { AGGREGATE_PLACEHOLDERS, parseTemplate } from '../messages/template';
 import { FIELDS } from '../records/fields';
+import type { Config, SourceName } from '../types/config';
 
 /**
  * Fields the pollers' metrics read besides the rules (`functions/observe.ts`: calls by state,

@@ -1,5 +1,4 @@
-import { smsChannelNames } from '../config/channels';
-import type { Config, SmsConfig } from '../config/types';
+import type { Config, SmsConfig } from '../types/config';
 
 /** A message attribute as SNS takes it (`MessageAttributeValue`), without the SDK's type. */
 export interface SmsAttribute {
@@ -38,6 +37,13 @@ export function smsAttributes(sms: SmsConfig | undefined): Readonly<Record<strin
         }
       : {}),
   };
+}
+
+/** The channels with SMS subscribers: their publishes carry the SMS attributes and alarms. */
+export function smsChannelNames(config: Config): string[] {
+  return Object.values(config.channels)
+    .filter((channel) => channel.sms.length > 0)
+    .map((channel) => channel.name);
 }
 
 /** What a publisher adds for SMS: the channels with SMS subscribers and their attributes. */

@@ -1,5 +1,5 @@
-import type { RuleConfig } from '../config/types';
 import { FIELDS } from '../records/fields';
+import type { RuleConfig } from '../types/config';
 
 /**
  * `summary` templates: `{name}` is a placeholder, `{{` and `}}` stand for literal braces (as

@@ -1,5 +1,7 @@
-import type { Config, RuleConfig, Severity, SourceName } from '../config/types';
-import type { NotificationStatus } from '../engine/types';
+import type { Config, RuleConfig, Severity, SourceName } from '../types/config';
+
+/** What a notification tells of its alert. */
+export type NotificationStatus = 'firing' | 'resolved';
 
 /** What the engine hands the message renderer for one notification. */
 export interface MessageInput {

@@ -1,4 +1,4 @@
-import type { Condition, Operator, RuleConfig, SourceName } from '../config/types';
+import type { Condition, Operator, RuleConfig, SourceName } from '../types/config';
 import type { MessageInput } from './types';
 
 /** The built-in alert raised when a source keeps failing (contract section 3). */

@@ -1,6 +1,6 @@
-import type { ActiveHours } from '../config/types';
-import { WEEKDAYS } from '../config/types';
 import { zonedTimeToEpoch, zoneOffsetMs } from '../time/zone';
+import type { ActiveHours } from '../types/config';
+import { WEEKDAYS } from '../types/config';
 
 const DAY_MS = 86_400_000;
 

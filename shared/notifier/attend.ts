@@ -1,6 +1,6 @@
-import type { Config, RuleConfig } from '../config/types';
 import { ACK_CALL } from '../engine/ack-calls';
 import type { Notification } from '../engine/types';
+import type { Config, RuleConfig } from '../types/config';
 import { heldEvent } from './group';
 import { keptSilences, withPeople } from './people';
 import { silenceFor } from './silence';

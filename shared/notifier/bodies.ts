@@ -1,4 +1,4 @@
-import { SEVERITIES, type Severity } from '../config/types';
+import { SEVERITIES, type Severity } from '../types/config';
 import { messageJson } from './json';
 import type { Message } from './types';
 

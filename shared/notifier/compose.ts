@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ChannelConfig, Config } from '../config/types';
 import { clip, toAscii } from '../messages/ascii';
 import { onOneLine } from '../messages/display';
 import { fillDltTemplate } from '../messages/dlt';
 import { formatApiDateTime, formatInZone } from '../time/zone';
+import type { ChannelConfig, Config } from '../types/config';
 import { highestSeverity, MESSAGE_BODY_LIMIT, publishedBytes } from './bodies';
 import { describeActive } from './describe';
 import { renderSms, smsFacts } from './sms';

@@ -1,6 +1,6 @@
-import type { ChannelConfig, Config } from '../config/types';
-import { SEVERITIES } from '../config/types';
 import type { Notification } from '../engine/types';
+import type { ChannelConfig, Config } from '../types/config';
+import { SEVERITIES } from '../types/config';
 import { isActive, nextWindowStart } from './active';
 import { attend, type Direct } from './attend';
 import { highestSeverity } from './bodies';

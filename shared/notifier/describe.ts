@@ -1,5 +1,5 @@
-import type { ActiveHours } from '../config/types';
-import { WEEKDAYS } from '../config/types';
+import type { ActiveHours } from '../types/config';
+import { WEEKDAYS } from '../types/config';
 
 const clock = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

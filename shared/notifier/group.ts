@@ -1,5 +1,5 @@
-import type { ChannelConfig } from '../config/types';
 import type { Notification } from '../engine/types';
+import type { ChannelConfig } from '../types/config';
 import type { HeldEvent } from './types';
 
 /** The value of one `group.by` name for an event: `rule`, `severity`, `source` or a label. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Severity, SourceName } from '../config/types';
 import { canonicalPhone, isWrittenPhone } from '../records/phone';
+import type { Severity, SourceName } from '../types/config';
 import { SilenceError } from './errors';
 import type { Silence } from './types';
 

@@ -1,6 +1,6 @@
-import { SEVERITIES } from '../config/types';
 import { fitsOneSegment } from '../messages/gsm7';
 import { fitSms, oneLine } from '../messages/sms';
+import { SEVERITIES } from '../types/config';
 import type { MessageAlert } from './types';
 
 /** More facts than this never fit one segment: the renderer looks no further. */

@@ -1,5 +1,5 @@
-import type { Severity, SourceName } from '../config/types';
-import type { NotificationStatus } from '../engine/types';
+import type { NotificationStatus } from '../messages/types';
+import type { Severity, SourceName } from '../types/config';
 
 export const NOTIFIER_STATE_VERSION = 1;
 

@@ -1,5 +1,5 @@
+import type { TokenSource } from '../api/types';
 import { TokenUnavailableError } from './errors';
-import type { TokenSource } from './types';
 
 /**
  * The local `TokenSource`: the environment variable `TELEALERT_TOKEN` (`telealert poll`).

@@ -1,4 +1,4 @@
-import type { SourceName } from '../config/types';
+import type { SourceName } from '../types/config';
 
 /** Base class of the ports' errors (state stores, publishers, token sources). */
 export class PortError extends Error {

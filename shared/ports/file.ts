@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
 import type { Message, NotifierState } from '../notifier/types';
 import * as z from '../schema/zod';
+import type { SourceName } from '../types/config';
 import { NotifierConflictError, StateConflictError, StateStoreError } from './errors';
 import { narrowChannels } from './narrow';
 import type { NotifierCommit, NotifierStore, StoredNotifier } from './notifier';

@@ -1,10 +1,11 @@
-import type { SourceName } from '../config/types';
+import type { TokenSource } from '../api/types';
 import type { Notification, SourceState } from '../engine/types';
 import type { Message } from '../notifier/types';
+import type { SourceName } from '../types/config';
 import { NotifierConflictError, StateConflictError } from './errors';
 import { narrowChannels } from './narrow';
 import type { MessagePublisher, NotifierCommit, NotifierStore, StoredNotifier } from './notifier';
-import type { Publisher, PublishOutcome, StateStore, StoredState, TokenSource } from './types';
+import type { Publisher, PublishOutcome, StateStore, StoredState } from './types';
 
 interface Slot {
   state: SourceState;

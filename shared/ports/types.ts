@@ -1,6 +1,5 @@
-import type { SourceName } from '../config/types';
 import type { Notification, SourceState } from '../engine/types';
-import type { QueuedSample } from '../runner/types';
+import type { SourceName } from '../types/config';
 
 /**
  * A stored state with its optimistic-concurrency revision and the notifications recorded as
@@ -62,13 +61,6 @@ export interface Publisher {
   publish(notifications: readonly Notification[]): Promise<PublishOutcome>;
 }
 
-/** The bearer token. Adapters: SSM SecureString (deployed), environment variable (local). */
-export interface TokenSource {
-  get(): Promise<string>;
-  /** The API rejected the token: the next `get` must fetch it afresh. */
-  invalidate(): void;
-}
-
 /**
  * Brings a scheduled run's later samples back at their slots, each its own invocation, so no
  * invocation is billed for waiting between samples. Adapter: an SQS delay queue (deployed).
@@ -80,4 +72,16 @@ export interface SampleQueue {
    * not be reached (the caller then takes them all).
    */
   enqueue(samples: readonly QueuedSample[], nowMs: number): Promise<readonly QueuedSample[]>;
+}
+
+/**
+ * A later sample of a scheduled run, handed to the sample queue to come back at its slot
+ * (functions/samples.ts): one invocation per sample instead of one that waits between them.
+ */
+export interface QueuedSample {
+  readonly source: SourceName;
+  /** 0-based index among the run's `samples`; queued samples are 1 and up. */
+  readonly sample: number;
+  /** When the sample is due, epoch ms. */
+  readonly dueAtMs: number;
 }

@@ -1,4 +1,3 @@
-import type { ScanInput } from '../conditions/scan';
 import { KeyIndex } from './key-index';
 import { INVALID, type Normalised } from './normalise';
 import { type RawRecord, type RecordPlan, readRow, samePlan } from './record';
@@ -10,6 +9,26 @@ function compareKeys(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The rows a scan walks (`RecordBatch.scanRows`); row `i` is the batch's row `i`. */
+export type ScanInput =
+  | {
+      /** Raw rows: each field normalised in the pass; what that cannot read, the record says. */
+      readonly mode: 'raw';
+      readonly zone: string;
+      readonly rows: readonly unknown[];
+      /** The record's own value of `field` at row `index`. */
+      value(index: number, field: string): unknown;
+      /** The record's `createdAtMs` at row `index`. */
+      createdAtMs(index: number): number | undefined;
+    }
+  | {
+      readonly mode: 'records';
+      readonly rows: readonly {
+        readonly fields: Readonly<Record<string, unknown>>;
+        readonly createdAtMs?: number;
+      }[];
+    };
 
 /** Of rows `a` and `b` of one identity in `batch`, the one that counts (`RecordBatch.merge`). */
 export type PreferRow = (batch: RecordBatch, a: number, b: number) => number;

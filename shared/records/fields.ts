@@ -1,4 +1,4 @@
-import type { SourceName } from '../config/types';
+import type { SourceName } from '../types/config';
 
 /**
  * How a field's values are read and compared.

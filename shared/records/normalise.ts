@@ -1,10 +1,25 @@
-import { readDirection } from '../conditions/values';
 import { formatDecimal, parseDecimal } from '../money/decimal';
 import { parseApiTimestamp, parseCallTime } from '../time/zone';
 import { boundedText } from './bounded';
 import type { FieldKind } from './fields';
 import { canonicalPhone, canonicalPhones } from './phone';
 import type { FieldValue } from './types';
+
+// A Map, not an object: a text such as `__proto__` or `constructor` must read as no direction.
+const DIRECTIONS: ReadonlyMap<string, 1 | 2> = new Map([
+  ['1', 1],
+  ['2', 2],
+  ['inbound', 1],
+  ['outbound', 2],
+  ['in', 1],
+  ['out', 2],
+]);
+
+/** Reads `1`, `2`, `inbound`, `outbound` (any case); `undefined` otherwise. */
+export function readDirection(input: unknown): 1 | 2 | undefined {
+  if (typeof input !== 'string' && typeof input !== 'number') return undefined;
+  return DIRECTIONS.get(String(input).trim().toLowerCase());
+}
 
 /** A value present but unreadable as its field's kind. */
 export const INVALID: unique symbol = Symbol('invalid');

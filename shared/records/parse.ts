@@ -1,5 +1,5 @@
-import type { SourceName } from '../config/types';
 import { assertTimeZone } from '../time/zone';
+import type { SourceName } from '../types/config';
 import { RecordBatch } from './batch';
 import { NotAnArrayError } from './errors';
 import { sampledHash } from './key-index';

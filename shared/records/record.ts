@@ -1,4 +1,4 @@
-import type { SourceName } from '../config/types';
+import type { SourceName } from '../types/config';
 import { MAX_KEPT_LENGTH } from './bounded';
 import { fastPayment } from './fast-payment';
 import { FIELDS, type FieldKind, IDENTITY_FIELD } from './fields';

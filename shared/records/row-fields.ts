@@ -1,5 +1,5 @@
-import type { SourceName } from '../config/types';
 import { shortPlainDecimalValue } from '../money/decimal';
+import type { SourceName } from '../types/config';
 import type { FieldKind } from './fields';
 import { type Normalised, normaliseMoney, readGateway } from './normalise';
 import { NORMALISERS } from './reader';

@@ -1,4 +1,4 @@
-import type { SourceName } from '../config/types';
+import type { SourceName } from '../types/config';
 import { DERIVED_FIELDS, FIELDS, type FieldKind, IDENTITY_FIELD } from './fields';
 import { INVALID, normaliseValue, readIdentity } from './normalise';
 import { NORMALISERS } from './reader';

@@ -1,4 +1,4 @@
-import type { SourceName } from '../config/types';
+import type { SourceName } from '../types/config';
 import type { RecordBatch } from './batch';
 
 /**

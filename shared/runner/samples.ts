@@ -1,5 +1,5 @@
-import type { Config, SourceName } from '../config/types';
-import type { QueuedSample } from './types';
+import type { QueuedSample } from '../ports/types';
+import type { Config, SourceName } from '../types/config';
 
 /** SQS's longest message delay, in seconds. */
 export const MAX_DELAY_SECONDS = 900;

@@ -1,9 +1,9 @@
 import type { ApiRequest, Endpoint } from '../api/types';
-import type { Config, SourceName } from '../config/types';
 import type { Notification } from '../engine/types';
 import type { Publisher, StateStore } from '../ports/types';
 import type { RecordBatch } from '../records/batch';
 import type { ParsedBatch, PollFailure } from '../records/types';
+import type { Config, SourceName } from '../types/config';
 
 /** What the runner needs of `TelephonyClient` (kept structural so tests can fake it). */
 export interface PollClient {
@@ -151,16 +151,4 @@ export interface RunSummary {
    * acknowledge nothing; a count that grows may be someone forging caller ID.
    */
   readonly ackCallsRefused?: number;
-}
-
-/**
- * A later sample of a scheduled run, handed to the sample queue to come back at its slot
- * (functions/samples.ts): one invocation per sample instead of one that waits between them.
- */
-export interface QueuedSample {
-  readonly source: SourceName;
-  /** 0-based index among the run's `samples`; queued samples are 1 and up. */
-  readonly sample: number;
-  /** When the sample is due, epoch ms. */
-  readonly dueAtMs: number;
 }

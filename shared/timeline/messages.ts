@@ -1,9 +1,9 @@
-import type { Config, SourceName } from '../config/types';
 import { evaluate } from '../engine/evaluate';
 import type { SourceState } from '../engine/types';
 import { decide } from '../notifier/decide';
 import type { PersonAction } from '../notifier/people';
 import type { Message, MutedEvent, NotifierState, Outbound } from '../notifier/types';
+import type { Config, SourceName } from '../types/config';
 import type { TimelineAction, TimelineEntry } from './parse';
 
 /** Ticks after the last entry before replay gives up on a notifier that keeps being due. */

@@ -1,4 +1,3 @@
-import { SOURCES, type SourceName } from '../config/types';
 import { SilenceError } from '../notifier/errors';
 import type { PersonAction } from '../notifier/people';
 import { makeSilence } from '../notifier/silence';
@@ -8,6 +7,7 @@ import type { PollFailure, PollResult } from '../records/types';
 import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
 import { parseApiTimestamp, parseOffsetTimestamp } from '../time/zone';
+import { SOURCES, type SourceName } from '../types/config';
 import { TimelineError, type TimelineIssue } from './errors';
 
 export { replayTimeline } from './replay';

@@ -1,6 +1,6 @@
-import type { Config, SourceName } from '../config/types';
 import { evaluate } from '../engine/evaluate';
 import type { Notification, SourceState } from '../engine/types';
+import type { Config, SourceName } from '../types/config';
 import type { TimelineEntry } from './parse';
 
 /** States per source to start a replay from. */

@@ -1,5 +1,3 @@
-import { createRandom, mixSeed } from '../random';
-import { DIDS } from '../roster';
 import {
   callerNumber,
   MINUTE,
@@ -9,6 +7,8 @@ import {
   SECOND,
   SERIALS_PER_WINDOW,
 } from './common';
+import { createRandom, mixSeed } from './random';
+import { DIDS } from './roster';
 import type { CallEvent, PaymentEvent, Scenario } from './types';
 
 const WINDOW_MS = 10 * MINUTE;

@@ -1,5 +1,5 @@
-import type { Random } from '../random';
-import { AGENTS, DIDS, GATEWAYS } from '../roster';
+import type { Random } from './random';
+import { AGENTS, DIDS, GATEWAYS } from './roster';
 import type { CallEvent, PaymentEvent } from './types';
 
 /** Serials per window: window `index` uses `index * SERIALS_PER_WINDOW + k`. */

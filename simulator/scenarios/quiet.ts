@@ -1,5 +1,5 @@
-import { createRandom, mixSeed } from '../random';
 import { MINUTE, ordinaryCalls, ordinaryPayments, SECOND } from './common';
+import { createRandom, mixSeed } from './random';
 import type { Scenario } from './types';
 
 const WINDOW_MS = 10 * MINUTE;

@@ -1,5 +1,5 @@
-import { createRandom, mixSeed } from '../random';
 import { MINUTE, ordinaryCalls, ordinaryPayments, SECOND, SERIALS_PER_WINDOW } from './common';
+import { createRandom, mixSeed } from './random';
 import type { PaymentEvent, Scenario } from './types';
 
 const WINDOW_MS = 10 * MINUTE;

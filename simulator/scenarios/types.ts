@@ -1,4 +1,4 @@
-import type { Agent, Gateway } from '../roster';
+import type { Agent, Gateway } from './roster';
 
 /**
  * One call in a scenario's timeline. Times are milliseconds after the scenario's start, so a

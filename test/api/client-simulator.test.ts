@@ -17,11 +17,10 @@ import {
   ApiRateLimitError,
   ApiTimeoutError,
 } from '../../shared/api/errors';
-import type { Endpoint, LiveCallsQuery, PaymentsQuery } from '../../shared/api/types';
-import type { Operator } from '../../shared/config/types';
-import type { TokenSource } from '../../shared/ports/types';
+import type { Endpoint, LiveCallsQuery, PaymentsQuery, TokenSource } from '../../shared/api/types';
 import { readIdentity } from '../../shared/records/normalise';
 import type { ParsedBatch } from '../../shared/records/types';
+import type { Operator } from '../../shared/types/config';
 import { ManualClock } from '../../simulator/clock';
 import type { Fault } from '../../simulator/faults';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';

@@ -1,4 +1,4 @@
-import type { TokenSource } from '../../shared/ports/types';
+import type { TokenSource } from '../../shared/api/types';
 
 export interface Call {
   readonly url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../../cli/io';
+import type { Io } from '../../cli/lib/io';
 import { runCli } from '../../cli/main';
 import { memoryIo } from './io';
 

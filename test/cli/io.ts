@@ -1,4 +1,4 @@
-import type { Io } from '../../cli/io';
+import type { Io } from '../../cli/lib/io';
 
 /** An in-memory `Io`: what a command wrote, and a stop button standing in for Ctrl-C. */
 export interface MemoryIo extends Io {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../cli/io';
+import type { Io } from '../../cli/lib/io';
 import { runCli } from '../../cli/main';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { workDir } from './fixtures';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollOnSchedule } from '../../cli/scheduler';
+import { pollOnSchedule } from '../../cli/lib/scheduler';
 import { StateStoreError } from '../../shared/ports/errors';
 import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
 import type { StateStore } from '../../shared/ports/types';

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareText, equalsText } from '../../shared/conditions/compare';
 import { compileWhere } from '../../shared/conditions/compile';
-import { OPERATORS, type Operator } from '../../shared/config/types';
 import { compareDecimal, formatDecimal, parseDecimal } from '../../shared/money/decimal';
 import { canonicalPhone, isCanonicalPhone } from '../../shared/records/phone';
+import { OPERATORS, type Operator } from '../../shared/types/config';
 import { cond, payment, ZONE } from '../engine/fixtures';
 
 function holds(op: Operator, comparison: number): boolean {

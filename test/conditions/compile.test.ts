@@ -5,8 +5,8 @@ import {
   conditionText,
   fieldDisplay,
 } from '../../shared/conditions/compile';
-import type { SourceName } from '../../shared/config/types';
 import type { ApiRecord } from '../../shared/records/types';
+import type { SourceName } from '../../shared/types/config';
 import { call, cond, payment, T0, ZONE } from '../engine/fixtures';
 
 function matches(

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileWhere, compileWhereClosures } from '../../shared/conditions/compile';
 import { readConditionValue } from '../../shared/conditions/values';
-import { OPERATORS } from '../../shared/config/types';
 import type { ApiRecord } from '../../shared/records/types';
+import { OPERATORS } from '../../shared/types/config';
 import { cond, T0, ZONE } from '../engine/fixtures';
 
 /** Field values as the parser leaves them, plus the odd shapes a schema fallback can give. */

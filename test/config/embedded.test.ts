@@ -14,7 +14,7 @@ import {
   ConfigReadError,
 } from '../../shared/config/errors';
 import { loadConfigFile } from '../../shared/config/load';
-import type { Config } from '../../shared/config/types';
+import type { Config } from '../../shared/types/config';
 
 /** Rules files that validate, from the shipped one to the bench's every operator and kind. */
 const RULES_FILES = [

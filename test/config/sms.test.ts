@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { smsChannelNames } from '../../shared/config/channels';
 import { ConfigError } from '../../shared/config/errors';
 import { parseConfig } from '../../shared/config/load';
-import { smsAttributes } from '../../shared/messages/sms-attributes';
+import { smsAttributes, smsChannelNames } from '../../shared/messages/sms-attributes';
 
 const MINIMAL = `
 api: { baseUrl: https://api.example.com, tokenParameter: /telealert/api-token }

@@ -5,10 +5,10 @@ import { ATTR, decodeOwed, STATE_SK } from '../../functions/adapters/dynamodb-st
 import { createPollerHandler, type PollerWiring } from '../../functions/handler';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
-import type { SourceName } from '../../shared/config/types';
 import type { Notification } from '../../shared/engine/types';
+import type { SourceName } from '../../shared/types/config';
 import { ManualClock } from '../../simulator/clock';
-import { AGENTS } from '../../simulator/roster';
+import { AGENTS } from '../../simulator/scenarios/roster';
 import type { CallEvent, PaymentEvent, Scenario } from '../../simulator/scenarios/types';
 import {
   type AwsFault,

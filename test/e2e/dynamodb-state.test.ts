@@ -9,7 +9,7 @@ import { readBatch } from '../../shared/records/parse';
 import { formatApiDateTime } from '../../shared/time/zone';
 import { describeStateStoreContract } from '../ports/contract';
 import { sampleNotification, sampleState } from '../ports/fixtures';
-import { createStateTable } from './aws';
+import { createStateTable } from '../support/aws';
 import { type Moto, startMoto } from './moto';
 
 const NOW = Date.UTC(2026, 10, 21);

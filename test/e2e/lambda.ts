@@ -6,12 +6,12 @@ import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
-import type { SourceName } from '../../shared/config/types';
 import type { RunSummary } from '../../shared/runner/types';
+import type { SourceName } from '../../shared/types/config';
 import type { ManualClock } from '../../simulator/clock';
 import type { Scenario } from '../../simulator/scenarios/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
-import { createFakeStack, type FakeStack } from './aws';
+import { createFakeStack, type FakeStack } from '../support/aws';
 import { type Moto, startMoto } from './moto';
 import { rulesFile } from './scenario';
 

@@ -9,12 +9,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoNotifierStore } from '../../functions/adapters/dynamodb-notifier';
 import { SnsMessagePublisher } from '../../functions/adapters/sns-messages';
-import { SEVERITIES } from '../../shared/config/types';
-import { notifierStep } from '../../shared/notifier/step';
 import type { Message } from '../../shared/notifier/types';
+import { notifierStep } from '../../shared/runner/notifier-step';
+import { SEVERITIES } from '../../shared/types/config';
 import { config, T0 } from '../engine/fixtures';
 import { describeNotifierStoreContract, sampleMessage } from '../ports/notifier-contract';
-import { createFakeStack, createStateTable, type FakeStack } from './aws';
+import { createFakeStack, createStateTable, type FakeStack } from '../support/aws';
 import { type Moto, startMoto } from './moto';
 
 let moto: Moto;

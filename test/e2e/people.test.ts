@@ -8,14 +8,14 @@ import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
-import type { NotifierStepResult } from '../../shared/notifier/step';
 import type { Message } from '../../shared/notifier/types';
+import type { NotifierStepResult } from '../../shared/runner/notifier-step';
 import { ManualClock } from '../../simulator/clock';
-import { AGENTS, DIDS } from '../../simulator/roster';
+import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { memoryIo } from '../cli/io';
-import { createFakeStack, type FakeStack } from './aws';
+import { createFakeStack, type FakeStack } from '../support/aws';
 import { lambdaContext, silentLogger } from './lambda';
 import { type Moto, startMoto } from './moto';
 

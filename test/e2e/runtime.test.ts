@@ -11,7 +11,7 @@ import { parseConfig } from '../../shared/config/load';
 import type { RunSummary } from '../../shared/runner/types';
 import { ManualClock } from '../../simulator/clock';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
-import { createFakeStack, type FakeStack } from './aws';
+import { createFakeStack, type FakeStack } from '../support/aws';
 import { lambdaContext } from './lambda';
 import { type Moto, startMoto } from './moto';
 import { DID_A, DID_B, DID_C, e2eScenario, MINUTE, rulesFile } from './scenario';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { ManualClock } from '../../simulator/clock';
-import { AGENTS, DIDS } from '../../simulator/roster';
+import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
 import { invoke, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
 import { MINUTE } from './scenario';

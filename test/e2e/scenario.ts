@@ -1,4 +1,4 @@
-import { AGENTS, DIDS } from '../../simulator/roster';
+import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { CallEvent, Scenario } from '../../simulator/scenarios/types';
 
 export const MINUTE = 60_000;

@@ -2,7 +2,7 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnsPublisher } from '../../functions/adapters/sns-publisher';
 import { sampleNotification } from '../ports/fixtures';
-import { createFakeStack, type FakeStack } from './aws';
+import { createFakeStack, type FakeStack } from '../support/aws';
 import { type Moto, startMoto } from './moto';
 
 let moto: Moto;

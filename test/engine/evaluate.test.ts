@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Config, SourceName } from '../../shared/config/types';
 import { IncompatibleStateError } from '../../shared/engine/errors';
 import { evaluate } from '../../shared/engine/evaluate';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import { readBatch } from '../../shared/records/parse';
 import type { PollResult } from '../../shared/records/types';
+import type { Config, SourceName } from '../../shared/types/config';
 import { call, config, failed, MINUTE, ok, payment, T0, ZONE } from './fixtures';
 
 type Step = readonly [minute: number, poll: PollResult];

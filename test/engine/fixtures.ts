@@ -1,12 +1,12 @@
+import { RecordBatch } from '../../shared/records/batch';
+import type { ApiRecord, FieldValue, PollResult } from '../../shared/records/types';
 import {
   type Condition,
   type Config,
   OPERATORS,
   type Operator,
   type RuleConfig,
-} from '../../shared/config/types';
-import { RecordBatch } from '../../shared/records/batch';
-import type { ApiRecord, FieldValue, PollResult } from '../../shared/records/types';
+} from '../../shared/types/config';
 
 export const ZONE = 'Asia/Kolkata';
 export const MINUTE = 60_000;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SourceName } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
 import { readBatch } from '../../shared/records/parse';
 import type { PollResult } from '../../shared/records/types';
+import type { SourceName } from '../../shared/types/config';
 import { config, MINUTE, T0, ZONE } from './fixtures';
 
 /** A poll of raw API rows, read as the deployed poller reads them. */

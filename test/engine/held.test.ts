@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../shared/api/types';
-import type { Config } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
 import {
   HOLD_FIRING_MS,
@@ -14,6 +13,7 @@ import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
 import { RecordBatch } from '../../shared/records/batch';
 import type { ApiRecord, ParsedBatch, PollResult } from '../../shared/records/types';
 import { runSource } from '../../shared/runner/run';
+import type { Config } from '../../shared/types/config';
 import { config, MINUTE, payment, T0 } from './fixtures';
 
 const HOUR = 60 * MINUTE;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Config, SourceName } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
 import type { SourceState } from '../../shared/engine/types';
 import type { PollResult } from '../../shared/records/types';
+import type { Config, SourceName } from '../../shared/types/config';
 import { call, config, MINUTE, ok, payment, T0 } from './fixtures';
 
 /** One evaluation of a timing table: what the poll shows, and what must follow. */

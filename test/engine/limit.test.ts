@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
 import { MAX_ALERTS_PER_SOURCE, ruleLimit, TOO_MANY_ALERTS } from '../../shared/engine/limit';
 import type { Notification, SourceState } from '../../shared/engine/types';
@@ -7,6 +6,7 @@ import { MemoryPublisher } from '../../shared/ports/memory';
 import { RecordBatch } from '../../shared/records/batch';
 import type { ApiRecord, PollResult } from '../../shared/records/types';
 import { replayTimeline } from '../../shared/timeline/replay';
+import type { Config } from '../../shared/types/config';
 import { call, config, MINUTE, payment, T0 } from './fixtures';
 
 /** More than a call takes arguments: spreading this many into a call overflows the stack. */

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileWhereClosures } from '../../shared/conditions/compile';
-import { OPERATORS, type RuleConfig } from '../../shared/config/types';
 import { compileRule, type Observation } from '../../shared/engine/aggregate';
 import { observeAll } from '../../shared/engine/observe';
 import { alertKey } from '../../shared/engine/state';
@@ -9,6 +8,7 @@ import { usedFields } from '../../shared/engine/used-fields';
 import { RecordBatch } from '../../shared/records/batch';
 import { parseRecords, readBatch } from '../../shared/records/parse';
 import type { ApiRecord } from '../../shared/records/types';
+import { OPERATORS, type RuleConfig } from '../../shared/types/config';
 import { config, rule, T0, ZONE } from './fixtures';
 
 /** Rules of every shape the scan generates: per record, counted, grouped, never matching. */

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SourceName } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
 import type { SourceState } from '../../shared/engine/types';
 import { readBatch } from '../../shared/records/parse';
 import type { PollResult } from '../../shared/records/types';
 import type { TimelineEntry } from '../../shared/timeline/parse';
 import { replayTimeline } from '../../shared/timeline/parse';
+import type { SourceName } from '../../shared/types/config';
 import { config, MINUTE, T0, ZONE } from './fixtures';
 
 const CONFIG = config(

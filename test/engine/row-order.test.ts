@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SourceName } from '../../shared/config/types';
 import { evaluate } from '../../shared/engine/evaluate';
 import { preferredRow } from '../../shared/engine/preferred';
 import type { Evaluation, SourceState } from '../../shared/engine/types';
 import { RecordBatch } from '../../shared/records/batch';
 import { readBatch } from '../../shared/records/parse';
+import type { SourceName } from '../../shared/types/config';
 import { config, MINUTE, T0, ZONE } from './fixtures';
 
 /** Rules of every shape over both sources: per record, counted, grouped by text and by lists. */

@@ -17,9 +17,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPollerHandler, type PollerWiring } from '../../functions/handler';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
-import type { SourceName } from '../../shared/config/types';
 import { validateConfig } from '../../shared/config/validate';
 import type { RunSummary } from '../../shared/runner/types';
+import type { SourceName } from '../../shared/types/config';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 
 /*

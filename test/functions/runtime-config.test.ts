@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RuntimeConfigError } from '../../functions/errors';
+import { RuntimeConfigError } from '../../functions/adapters/errors';
 import { createRuntime, loadRuntimeConfig } from '../../functions/runtime';
 import {
   CONFIG_DIGEST_IDENTIFIER,

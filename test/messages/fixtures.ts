@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadConfigFile } from '../../shared/config/load';
-import type { RuleConfig } from '../../shared/config/types';
 import type { MessageInput } from '../../shared/messages/types';
+import type { RuleConfig } from '../../shared/types/config';
 
 export const config = loadConfigFile(join(import.meta.dirname, '../../telealert.yaml'));
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Config } from '../../shared/config/types';
 import { isActive, nextWindowStart } from '../../shared/notifier/active';
 import { decide } from '../../shared/notifier/decide';
 import { IncompatibleNotifierStateError } from '../../shared/notifier/errors';
 import type { NotifierState } from '../../shared/notifier/types';
 import { zonedTimeToEpoch } from '../../shared/time/zone';
+import type { Config } from '../../shared/types/config';
 import { config, MINUTE, T0 } from '../engine/fixtures';
 import { ringingEvent as event } from './events';
 

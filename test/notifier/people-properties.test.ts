@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChannelConfig, Config } from '../../shared/config/types';
 import type { Notification } from '../../shared/engine/types';
 import { decide } from '../../shared/notifier/decide';
 import type { PersonAction } from '../../shared/notifier/people';
 import { makeSilence } from '../../shared/notifier/silence';
 import type { MutedEvent, NotifierState, Outbound } from '../../shared/notifier/types';
+import type { ChannelConfig, Config } from '../../shared/types/config';
 import { config, MINUTE, T0 } from '../engine/fixtures';
 
 const channel = (name: string): ChannelConfig => ({

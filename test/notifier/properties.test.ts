@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChannelConfig, Config, Severity } from '../../shared/config/types';
 import type { Notification } from '../../shared/engine/types';
 import { fitsOneSegment } from '../../shared/messages/gsm7';
 import { MESSAGE_BODY_LIMIT, publishedBytes } from '../../shared/notifier/bodies';
 import { decide } from '../../shared/notifier/decide';
 import type { NotifierState, Outbound } from '../../shared/notifier/types';
+import type { ChannelConfig, Config, Severity } from '../../shared/types/config';
 import { config, MINUTE, T0 } from '../engine/fixtures';
 
 const HOUR = 60 * MINUTE;

@@ -1,6 +1,6 @@
-import type { SourceName } from '../../shared/config/types';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import { STATE_VERSION } from '../../shared/engine/types';
+import type { SourceName } from '../../shared/types/config';
 
 /** A small but realistic state: one firing alert. */
 export function sampleState(source: SourceName = 'live_calls', failures = 0): SourceState {

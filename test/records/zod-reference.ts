@@ -1,4 +1,3 @@
-import type { SourceName } from '../../shared/config/types';
 import { type FieldKind, IDENTITY_FIELD } from '../../shared/records/fields';
 import { INVALID, normaliseValue } from '../../shared/records/normalise';
 import {
@@ -9,6 +8,7 @@ import {
 } from '../../shared/records/schema';
 import type { FieldValue } from '../../shared/records/types';
 import * as z from '../../shared/schema/zod';
+import type { SourceName } from '../../shared/types/config';
 
 /*
  * The records' schema in zod, as the parser's slow path was written before it was read field

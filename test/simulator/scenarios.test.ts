@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalPhone } from '../../shared/records/phone';
 import { generateLiveCalls, generatePayments } from '../../simulator/generate';
+import { liveCallsAt, paymentsAt, type ScenarioRun } from '../../simulator/scenario-run';
 import { SPIKE_CALLS, SPIKE_DID, SPIKE_OFFSET_MS } from '../../simulator/scenarios/busy-evening';
 import {
   SCENARIO_DESCRIPTIONS,
@@ -9,7 +10,6 @@ import {
   type ScenarioName,
 } from '../../simulator/scenarios/index';
 import { LARGE_AT_MS, LARGE_PAISE, STUCK_AT_MS } from '../../simulator/scenarios/stuck-payment';
-import { liveCallsAt, paymentsAt, type ScenarioRun } from '../../simulator/scenarios/timeline';
 import { MINUTE, paymentTimeIst, START_MS, statusOf } from './helpers';
 
 const ZONE = 'Asia/Kolkata';

@@ -14,7 +14,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoStateStore } from '../../../functions/adapters/dynamodb-state';
 import { decodeState, newCommitId } from '../../../functions/adapters/dynamodb-state-items';
-import { StateTooLargeError } from '../../../functions/errors';
+import { StateTooLargeError } from '../../../functions/adapters/errors';
 import type { SourceState } from '../../../shared/engine/types';
 import { StateConflictError, StateStoreError } from '../../../shared/ports/errors';
 import { sampleNotification, sampleState } from '../../ports/fixtures';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { RuntimeConfigError } from '../../../functions/adapters/errors';
 import { defaultProvider } from '../../../functions/adapters/lambda-credentials';
-import { RuntimeConfigError } from '../../../functions/errors';
 
 describe('Function: defaultProvider', () => {
   it("reads the role's session credentials Lambda puts in the environment", async () => {

@@ -1,10 +1,10 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SampleMessageError } from '../../../functions/adapters/errors';
 import { readSampleMessage, sampleMessageBody } from '../../../functions/adapters/sample-message';
 import { SqsSampleQueue } from '../../../functions/adapters/sqs-samples';
-import { SampleMessageError } from '../../../functions/errors';
-import type { QueuedSample } from '../../../shared/runner/types';
+import type { QueuedSample } from '../../../shared/ports/types';
 
 const sqs = mockClient(SQSClient);
 afterEach(() => sqs.reset());

@@ -1,6 +1,8 @@
 /**
  * The validated, frozen rules file (contract section 1). Produced only by `loadConfig`/
- * `parseConfig` in this folder; everything else trusts these types.
+ * `parseConfig` (`shared/config/`); everything else trusts these types. It imports nothing and
+ * sits below every other folder of `shared/`: records, conditions and messages speak its
+ * vocabulary, and `shared/config/` validates a rules file with them.
  */
 
 export const SOURCES = ['live_calls', 'payments'] as const;

@@ -1,16 +1,16 @@
 import { resolve } from 'node:path';
-import { didYouMean } from '../shared/config/hints';
-import type { Config } from '../shared/config/types';
-import { SEVERITIES, SOURCES } from '../shared/config/types';
-import type { NotifierState } from '../shared/notifier/types';
-import { NotifierConflictError } from '../shared/ports/errors';
-import { FileStateStore } from '../shared/ports/file';
-import type { NotifierStore } from '../shared/ports/notifier';
-import type { StateStore } from '../shared/ports/types';
-import { parseApiTimestamp, parseOffsetTimestamp } from '../shared/time/zone';
+import { didYouMean } from '../../shared/config/hints';
+import type { NotifierState } from '../../shared/notifier/types';
+import { NotifierConflictError } from '../../shared/ports/errors';
+import { FileStateStore } from '../../shared/ports/file';
+import type { NotifierStore } from '../../shared/ports/notifier';
+import type { StateStore } from '../../shared/ports/types';
+import { parseApiTimestamp, parseOffsetTimestamp } from '../../shared/time/zone';
+import type { Config } from '../../shared/types/config';
+import { SEVERITIES, SOURCES } from '../../shared/types/config';
 import { CliError, EXIT, UsageError } from './errors';
 import type { Io } from './io';
-import type { CliOptions } from './main';
+import type { CliOptions } from './options';
 
 /** Where `telealert poll` keeps its state, and the notifier's beside it. */
 export const DEFAULT_STATE_FILE = '.telealert/state.json';

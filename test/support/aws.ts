@@ -12,7 +12,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { SEVERITIES, type Severity } from '../../shared/config/types';
+import { SEVERITIES, type Severity } from '../../shared/types/config';
 
 /** What the stack would create, on moto: one topic per channel, each with a queue listening. */
 export interface FakeStack {

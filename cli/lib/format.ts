@@ -1,10 +1,10 @@
-import { notificationJson } from '../shared/engine/json';
-import type { Notification } from '../shared/engine/types';
-import { messageJson } from '../shared/notifier/json';
-import type { Message } from '../shared/notifier/types';
-import type { MessagePublisher } from '../shared/ports/notifier';
-import type { Publisher, PublishOutcome } from '../shared/ports/types';
-import { formatInZone } from '../shared/time/zone';
+import { notificationJson } from '../../shared/engine/json';
+import type { Notification } from '../../shared/engine/types';
+import { messageJson } from '../../shared/notifier/json';
+import type { Message } from '../../shared/notifier/types';
+import type { MessagePublisher } from '../../shared/ports/notifier';
+import type { Publisher, PublishOutcome } from '../../shared/ports/types';
+import { formatInZone } from '../../shared/time/zone';
 
 const COLOURS = { firing: '\u001b[31m', resolved: '\u001b[32m', reset: '\u001b[0m' } as const;
 

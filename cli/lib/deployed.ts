@@ -1,8 +1,8 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { clientOptions } from '../functions/adapters/clients';
-import { DynamoNotifierStore } from '../functions/adapters/dynamodb-notifier';
-import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
+import { clientOptions } from '../../functions/adapters/clients';
+import { DynamoNotifierStore } from '../../functions/adapters/dynamodb-notifier';
+import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
 import { CliError, EXIT } from './errors';
 
 /** The stack output naming the state table (`infra/stack.ts`). */

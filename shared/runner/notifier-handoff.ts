@@ -1,8 +1,8 @@
-import type { Config } from '../config/types';
 import type { Notification } from '../engine/types';
 import type { MessagePublisher, NotifierStore } from '../ports/notifier';
 import type { Publisher, PublishOutcome } from '../ports/types';
-import { type NotifierStepResult, notifierStep } from './step';
+import type { Config } from '../types/config';
+import { type NotifierStepResult, notifierStep } from './notifier-step';
 
 export interface NotifierHandoffOptions {
   readonly config: Config;

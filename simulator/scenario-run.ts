@@ -4,8 +4,8 @@ import {
   renderPayment,
   type SimCall,
   type SimPayment,
-} from '../records';
-import type { Scenario } from './types';
+} from './records';
+import type { Scenario } from './scenarios/types';
 
 /** A scenario running from `startMs` with a seed, rendering times in `zone`. */
 export interface ScenarioRun {

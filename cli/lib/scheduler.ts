@@ -1,7 +1,7 @@
-import type { Config, SourceName } from '../shared/config/types';
-import { SOURCES } from '../shared/config/types';
-import { runSource } from '../shared/runner/run';
-import type { RunOptions, RunSummary } from '../shared/runner/types';
+import { runSource } from '../../shared/runner/run';
+import type { RunOptions, RunSummary } from '../../shared/runner/types';
+import type { Config, SourceName } from '../../shared/types/config';
+import { SOURCES } from '../../shared/types/config';
 import type { LocalNotifier } from './notifier';
 
 /** What the local schedule needs: a run's options, less its own source, deadline and sleep. */

@@ -1,10 +1,10 @@
-import type { Config } from '../config/types';
 import type { Notification } from '../engine/types';
+import { decide, emptyNotifierState } from '../notifier/decide';
+import type { Message, Outbound } from '../notifier/types';
 import { NotifierConflictError } from '../ports/errors';
 import type { MessagePublisher, NotifierStore } from '../ports/notifier';
-import { jsonEqual } from '../runner/json-equal';
-import { decide, emptyNotifierState } from './decide';
-import type { Message, Outbound } from './types';
+import type { Config } from '../types/config';
+import { jsonEqual } from './json-equal';
 
 const HOUR_MS = 3_600_000;
 /** A lost race is retried this often before the step gives up (the next step tries again). */

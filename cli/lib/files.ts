@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseConfig } from '../shared/config/load';
-import type { Config } from '../shared/config/types';
-import { configWarnings } from '../shared/config/warnings';
+import { parseConfig } from '../../shared/config/load';
+import { configWarnings } from '../../shared/config/warnings';
+import type { Config } from '../../shared/types/config';
 import { CliError, EXIT } from './errors';
 import type { Io } from './io';
 

@@ -1,6 +1,38 @@
+import type { parseArgs } from 'node:util';
 import { tryParseDuration } from '../../shared/time/duration';
 import { SCENARIO_NAMES, type ScenarioName } from '../../simulator/scenarios';
-import { UsageError } from '../errors';
+import { UsageError } from './errors';
+
+/** Every option of every command, as `parseArgs` reads them (`cli/main.ts`). */
+export const OPTIONS = {
+  config: { type: 'string' },
+  timeline: { type: 'string' },
+  'base-url': { type: 'string' },
+  once: { type: 'boolean' },
+  state: { type: 'string' },
+  pretty: { type: 'boolean' },
+  messages: { type: 'boolean' },
+  events: { type: 'boolean' },
+  json: { type: 'boolean' },
+  port: { type: 'string' },
+  scenario: { type: 'string' },
+  seed: { type: 'string' },
+  token: { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  speed: { type: 'string' },
+  'stop-after': { type: 'string' },
+  match: { type: 'string', multiple: true },
+  for: { type: 'string' },
+  until: { type: 'string' },
+  comment: { type: 'string' },
+  by: { type: 'string' },
+  rule: { type: 'string' },
+  stack: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The options of one invocation, parsed. */
+export type CliOptions = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
 /** A decimal number as people write it: no hex (`0x50`), exponent or `Infinity`. */
 const DECIMAL = /^\s*\d+(?:\.\d+)?\s*$/;

@@ -1,5 +1,5 @@
-import type { SourceName } from '../shared/config/types';
-import { StateStoreError } from '../shared/ports/errors';
+import { StateStoreError } from '../../shared/ports/errors';
+import type { SourceName } from '../../shared/types/config';
 
 /** Base class of the deployed runtime's errors (Lambda wiring and AWS adapters). */
 export class RuntimeError extends Error {

@@ -1,8 +1,8 @@
-import type { Config } from '../shared/config/types';
-import type { Notification } from '../shared/engine/types';
-import { type NotifierStepResult, notifierStep } from '../shared/notifier/step';
-import type { MessagePublisher, NotifierStore } from '../shared/ports/notifier';
-import type { Publisher, PublishOutcome } from '../shared/ports/types';
+import type { Notification } from '../../shared/engine/types';
+import type { MessagePublisher, NotifierStore } from '../../shared/ports/notifier';
+import type { Publisher, PublishOutcome } from '../../shared/ports/types';
+import { type NotifierStepResult, notifierStep } from '../../shared/runner/notifier-step';
+import type { Config } from '../../shared/types/config';
 
 /** The deployed notifier's schedule: it looks at least once a minute. */
 const TICK_MS = 60_000;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { notifierStep } from '../../shared/notifier/step';
 import type { Message } from '../../shared/notifier/types';
 import { NotifierConflictError } from '../../shared/ports/errors';
 import { MemoryMessagePublisher, MemoryNotifierStore } from '../../shared/ports/memory';
 import type { MessagePublisher, NotifierCommit } from '../../shared/ports/notifier';
+import { notifierStep } from '../../shared/runner/notifier-step';
 import { config, MINUTE, T0 } from '../engine/fixtures';
-import { ringingEvent as event } from './events';
+import { ringingEvent as event } from '../notifier/events';
 
 const CONFIG = config([]);
 
