@@ -5,7 +5,8 @@ import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/clien
 import type { Context, SQSEvent } from 'aws-lambda';
 import { type MotoServer as Moto, startMoto } from '../cli/deploy-local/moto';
 import { sqsSampleQueue } from '../functions/adapters/sqs-samples';
-import { createPollerHandler, type PollerWiring } from '../functions/handler';
+import { createPollerHandler } from '../functions/handler';
+import type { PollerWiring } from '../functions/wiring';
 import { writeEmbeddedConfig } from '../shared/config/embedded';
 import { readConfigData } from '../shared/config/load';
 import { validateConfig } from '../shared/config/validate';

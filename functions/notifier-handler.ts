@@ -1,25 +1,11 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import { smsPublishing } from '../shared/messages/sms-attributes';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../shared/observability/metrics';
-import type { MessagePublisher, NotifierStore } from '../shared/ports/notifier';
 import { type NotifierStepResult, notifierStep } from '../shared/runner/notifier-step';
-import { DynamoNotifierStore } from './adapters/dynamodb-notifier';
-import { SnsMessagePublisher } from './adapters/sns-messages';
-import type { ScheduledEvent } from './handler';
+import type { ScheduledEvent } from './events';
 import { recordNotifierStep } from './notifier-metrics';
-import { createRuntime, type Runtime } from './runtime';
-
-/** The container's wiring: what a test may replace or wrap. */
-export interface NotifierWiring {
-  readonly runtime: Runtime;
-  readonly store: NotifierStore;
-  readonly publisher: MessagePublisher;
-}
+import { serviceLogger, sourceMetrics, withPowertools } from './powertools';
+import { type NotifierWiring, wireNotifier } from './wiring';
 
 export interface NotifierHandlerOptions {
   readonly logger?: Logger;
@@ -37,50 +23,22 @@ export interface NotifierHandlerOptions {
  * active hours, the SMS the cap held), and what a crashed step left owed is published.
  */
 export function createNotifierHandler(options: NotifierHandlerOptions = {}) {
-  const logger = options.logger ?? new Logger({ serviceName: SERVICE_NAME });
-  const metrics =
-    options.metrics ??
-    new Metrics({
-      namespace: METRIC_NAMESPACE,
-      serviceName: SERVICE_NAME,
-      defaultDimensions: { source: 'notifier' },
-    });
+  const logger = options.logger ?? serviceLogger();
+  const metrics = options.metrics ?? sourceMetrics('notifier');
   const now = options.now ?? (() => Date.now());
   let wiring: NotifierWiring | undefined;
 
-  const wire = (): NotifierWiring => {
-    const runtime = createRuntime(options.env);
-    const built: NotifierWiring = {
-      runtime,
-      store: new DynamoNotifierStore({
-        client: runtime.dynamodb,
-        tableName: runtime.tableName,
-        now,
-      }),
-      publisher: new SnsMessagePublisher({
-        client: runtime.sns,
-        topics: runtime.topics,
-        onFailure: (failure) => logger.warn('SNS did not take a message', { ...failure }),
-        sms: smsPublishing(runtime.config),
-      }),
-    };
-    return options.wire ? options.wire(built) : built;
-  };
-
   const run = async (event: ScheduledEvent, context: Context): Promise<NotifierStepResult> => {
     logger.setCorrelationId(event?.id ?? context.awsRequestId);
-    wiring ??= wire();
-    const result = await notifierStep({
-      config: wiring.runtime.config,
-      store: wiring.store,
-      publisher: wiring.publisher,
-      now,
-    });
+    if (wiring === undefined) {
+      const built = wireNotifier({ env: options.env, now, logger, metrics });
+      wiring = options.wire ? options.wire(built) : built;
+    }
+    const { runtime, store, publisher } = wiring;
+    const result = await notifierStep({ config: runtime.config, store, publisher, now });
     recordNotifierStep(result, metrics, logger);
     return result;
   };
 
-  return middy(run)
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics, { throwOnEmptyMetrics: false }));
+  return withPowertools(run, logger, metrics);
 }
