@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pollOnSchedule } from '../../cli/lib/scheduler';
 import { StateStoreError } from '../../shared/ports/errors';
 import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
 import type { StateStore } from '../../shared/ports/types';
 import { RecordBatch } from '../../shared/records/batch';
 import type { PollClient } from '../../shared/runner/types';
-import { config, MINUTE } from '../engine/fixtures';
+import { config, MINUTE, T0 } from '../engine/fixtures';
 
 const BOTH = config([
   { name: 'calls', where: {}, count: '> 100' },
@@ -36,27 +36,36 @@ describe('Function: pollOnSchedule', () => {
       narrowOwed: (...args) => memory.narrowOwed(...args),
     };
     const runs: string[] = [];
-    const startMs = Date.now();
-    // A simulated minute every millisecond: payments fail at its second run, 5 minutes in.
-    const speed = MINUTE;
-    const now = () => startMs + (Date.now() - startMs) * speed;
-    const polling = pollOnSchedule({
-      config: BOTH,
-      client,
-      store,
-      publisher: new MemoryPublisher(),
-      now,
-      speed,
-      signal: new AbortController().signal,
-      once: false,
-      onRun: (summary) => runs.push(summary.source),
-    });
-    await expect(polling).rejects.toThrow('the state file is not JSON');
-    const runsAtFailure = runs.length;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // Live calls would have run about fifty more times in 50 ms had they gone on.
-    expect(runs.length).toBeLessThanOrEqual(runsAtFailure + 1);
-    expect(signals.length).toBeGreaterThan(0);
-    expect(signals.every((signal) => signal.aborted)).toBe(true);
+    // Simulated time: the schedule's waits are timers the test moves, so a busy machine that
+    // takes long over a run changes nothing (a real clock made runs miss their deadlines).
+    vi.useFakeTimers({ now: T0 });
+    try {
+      const polling = pollOnSchedule({
+        config: BOTH,
+        client,
+        store,
+        publisher: new MemoryPublisher(),
+        now: () => Date.now(),
+        signal: new AbortController().signal,
+        once: false,
+        onRun: (summary) => runs.push(summary.source),
+      });
+      const failure = polling.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      // Payments fail at their second run, 5 minutes in.
+      await vi.advanceTimersByTimeAsync(5 * MINUTE);
+      expect(await failure).toEqual(new StateStoreError('the state file is not JSON'));
+      expect(runs.filter((source) => source === 'payments')).toHaveLength(1);
+      const runsAtFailure = runs.length;
+      // Live calls would have run fifty more times in 50 minutes had they gone on.
+      await vi.advanceTimersByTimeAsync(50 * MINUTE);
+      expect(runs.length).toBeLessThanOrEqual(runsAtFailure + 1);
+      expect(signals.length).toBeGreaterThan(0);
+      expect(signals.every((signal) => signal.aborted)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
