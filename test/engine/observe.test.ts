@@ -69,42 +69,53 @@ function brief(observations: Map<string, Observation>[]) {
   );
 }
 
+/**
+ * The time the heavier properties may take: each run generates and compiles a scan for fresh
+ * rules, and thousands of runs take ~2 s alone but several times vitest's 20 s default on a
+ * busy 2-core machine. A limit to catch a hang, not a judgement of speed.
+ */
+const PROPERTY_TIMEOUT_MS = 120_000;
+
 describe('Function: observeAll', () => {
-  it('observes the same with the generated scan as with each rule interpreted', () => {
-    const tracked = fc.subarray(['a', 'b', 'c', 'x']);
-    fc.assert(
-      fc.property(fc.array(liveCall, { maxLength: 12 }), tracked, (rows, ids) => {
-        const { records } = readBatch('live_calls', rows, ZONE);
-        const observed = (compiled: (r: RuleConfig) => ReturnType<typeof compileRule>) =>
-          CONFIG.rules.map((r) => ({
-            compiled: compiled(r),
-            ...(r.count
-              ? {}
-              : {
-                  tracked: ids.map((id) => ({
-                    key: alertKey(r.name, { call_id: id }),
-                    labels: { call_id: id },
-                  })),
-                }),
-          }));
-        const generated = observeAll(
-          observed(interpretedRule.bind(null, false)),
-          records,
-          T0,
-          ZONE,
-        );
-        const interpreted = observeAll(
-          observed(interpretedRule.bind(null, true)),
-          RecordBatch.of(parseRecords('live_calls', rows, ZONE).records),
-          T0,
-          ZONE,
-          { generated: false },
-        );
-        expect(brief(generated)).toEqual(brief(interpreted));
-      }),
-      { numRuns: 1500 },
-    );
-  });
+  it(
+    'observes the same with the generated scan as with each rule interpreted',
+    () => {
+      const tracked = fc.subarray(['a', 'b', 'c', 'x']);
+      fc.assert(
+        fc.property(fc.array(liveCall, { maxLength: 12 }), tracked, (rows, ids) => {
+          const { records } = readBatch('live_calls', rows, ZONE);
+          const observed = (compiled: (r: RuleConfig) => ReturnType<typeof compileRule>) =>
+            CONFIG.rules.map((r) => ({
+              compiled: compiled(r),
+              ...(r.count
+                ? {}
+                : {
+                    tracked: ids.map((id) => ({
+                      key: alertKey(r.name, { call_id: id }),
+                      labels: { call_id: id },
+                    })),
+                  }),
+            }));
+          const generated = observeAll(
+            observed(interpretedRule.bind(null, false)),
+            records,
+            T0,
+            ZONE,
+          );
+          const interpreted = observeAll(
+            observed(interpretedRule.bind(null, true)),
+            RecordBatch.of(parseRecords('live_calls', rows, ZONE).records),
+            T0,
+            ZONE,
+            { generated: false },
+          );
+          expect(brief(generated)).toEqual(brief(interpreted));
+        }),
+        { numRuns: 1500 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
   it('observes fields beyond the seed document alike on the raw scan and the records', () => {
     const newer = config([
@@ -172,132 +183,143 @@ describe('Function: observeAll', () => {
     fc.constant(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'pending', 'razorpay']),
   );
 
-  it('matches each payments rule as its closures do, money and lists included', () => {
-    const where = fc.dictionary(fc.constantFrom(...paymentFields), paymentCondition, {
-      maxKeys: 3,
-    });
-    const row = fc.record({
-      fields: fc.dictionary(fc.constantFrom(...paymentFields), paymentValue, { maxKeys: 6 }),
-      createdAtMs: fc.option(fc.integer({ min: T0 - 7_200_000, max: T0 + 1000 }), {
-        nil: undefined,
-      }),
-    });
-    fc.assert(
-      fc.property(
-        fc.array(where, { minLength: 1, maxLength: 5 }),
-        fc.array(row, { maxLength: 8 }),
-        (wheres, rows) => {
-          const records: ApiRecord[] = rows.map(({ fields, createdAtMs }, i) => ({
-            source: 'payments',
-            key: String(i),
-            fields: Object.fromEntries(
-              Object.entries(fields).filter(([, v]) => v !== undefined),
-            ) as ApiRecord['fields'],
-            ...(createdAtMs === undefined ? {} : { createdAtMs }),
-          }));
-          const rules = wheres.map((w, i) =>
-            rule({ name: `r${i}`, source: 'payments', where: w as Record<string, string> }),
-          );
-          const observations = observeAll(
-            rules.map((r) => ({ compiled: compileRule(r, ZONE) })),
-            RecordBatch.of(records),
-            T0,
-            ZONE,
-          );
-          rules.forEach((r, i) => {
-            const where = compileWhereClosures('payments', r.where, ZONE);
-            const expected = records.filter((x) => where(x, T0)).map((x) => x.key);
-            const holding = [...(observations[i]?.values() ?? [])].filter((o) => o.holds);
-            expect(holding.map((o) => o.labels.id).sort()).toEqual(expected.sort());
-          });
-        },
-      ),
-      { numRuns: 3000 },
-    );
-  });
-
-  it('observes raw payment rows as their records, money read as numbers included', () => {
-    const amount = fc.oneof(
-      fc.double({ noNaN: true, noDefaultInfinity: true }),
-      fc.integer({ min: -5, max: 200_000 }).map((n) => n / 100),
-      fc.constantFrom('1500.00', '007.50', ' 99.50 ', '-0', '1e2', '100000.10', '1,500', 'x', ''),
-      fc.constantFrom(1e21, 1e-7, 123456789012345.6, 0.1 + 0.2, 0.3, 1500),
-    );
-    const text = fc.constantFrom('pending', 'PENDING ', 'success', 'Razorpay', '', null, 7);
-    const row = fc.record(
-      {
-        id: fc.constantFrom('1', '2', '3', 4, ' 5 ', '1.50', '1.5'),
-        amount_paid: amount,
-        amount_tax: amount,
-        status: text,
-        gateway: fc.oneof(text, fc.constant({})),
-        payment_gateway: fc.oneof(text, fc.constant([])),
-        payment_id: text,
-        created_at: fc.constantFrom('21-Nov-2026 09:59:00', '2026-11-21 08:00:00', 'soon', ''),
-      },
-      { requiredKeys: ['id'] },
-    );
-    const condition = fc.oneof(
-      fc
-        .tuple(fc.constantFrom(...OPERATORS), fc.constantFrom('100000.1', '99.5', '0', '-1', '1e2'))
-        .map(([op, v]) => `${op} ${v}`),
-      fc.constantFrom('1500', '0.3', '123456789012345.6', '0.30000000000000004', '1e21'),
-      // Longer than a double tells apart: equal to a nearby amount as doubles, not as decimals.
-      fc
-        .tuple(
-          fc.constantFrom(...OPERATORS),
-          fc.constantFrom('0.300000000000000001', '1500.0000000000001'),
-        )
-        .map(([op, v]) => `${op} ${v}`),
-      fc.constant(['99.5', '1500']),
-    );
-    const where = fc.record(
-      {
-        amount_paid: condition,
-        amount_tax: condition,
-        status: fc.constantFrom('pending', '<> success', ['pending', 'success']),
-        gateway: fc.constantFrom('razorpay', '<> razorpay'),
-        age: fc.constantFrom('> 5m', '< 1h'),
-      },
-      { requiredKeys: [] },
-    );
-    fc.assert(
-      fc.property(
-        fc.array(where, { minLength: 1, maxLength: 4 }),
-        fc.array(row, { maxLength: 8 }),
-        fc.subarray(['1', '2', '4', '1.5']),
-        (wheres, rows, ids) => {
-          const rules = wheres.map((w, i) =>
-            rule({
-              name: `r${i}`,
+  it(
+    'matches each payments rule as its closures do, money and lists included',
+    () => {
+      const where = fc.dictionary(fc.constantFrom(...paymentFields), paymentCondition, {
+        maxKeys: 3,
+      });
+      const row = fc.record({
+        fields: fc.dictionary(fc.constantFrom(...paymentFields), paymentValue, { maxKeys: 6 }),
+        createdAtMs: fc.option(fc.integer({ min: T0 - 7_200_000, max: T0 + 1000 }), {
+          nil: undefined,
+        }),
+      });
+      fc.assert(
+        fc.property(
+          fc.array(where, { minLength: 1, maxLength: 5 }),
+          fc.array(row, { maxLength: 8 }),
+          (wheres, rows) => {
+            const records: ApiRecord[] = rows.map(({ fields, createdAtMs }, i) => ({
               source: 'payments',
-              where: w as Record<string, string>,
-              ...(i === 2 ? { count: '>= 1', groupBy: ['gateway'] } : {}),
-            }),
-          );
-          const observed = (closures: boolean) =>
-            rules.map((r) => ({
-              compiled: interpretedRule(closures, r),
-              ...(r.count
-                ? {}
-                : {
-                    tracked: ids.map((id) => ({ key: alertKey(r.name, { id }), labels: { id } })),
-                  }),
+              key: String(i),
+              fields: Object.fromEntries(
+                Object.entries(fields).filter(([, v]) => v !== undefined),
+              ) as ApiRecord['fields'],
+              ...(createdAtMs === undefined ? {} : { createdAtMs }),
             }));
-          const raw = observeAll(
-            observed(false),
-            readBatch('payments', rows, ZONE).records,
-            T0,
-            ZONE,
-          );
-          const records = RecordBatch.of(parseRecords('payments', rows, ZONE).records);
-          const reference = observeAll(observed(true), records, T0, ZONE, { generated: false });
-          expect(brief(raw)).toEqual(brief(reference));
+            const rules = wheres.map((w, i) =>
+              rule({ name: `r${i}`, source: 'payments', where: w as Record<string, string> }),
+            );
+            const observations = observeAll(
+              rules.map((r) => ({ compiled: compileRule(r, ZONE) })),
+              RecordBatch.of(records),
+              T0,
+              ZONE,
+            );
+            rules.forEach((r, i) => {
+              const where = compileWhereClosures('payments', r.where, ZONE);
+              const expected = records.filter((x) => where(x, T0)).map((x) => x.key);
+              const holding = [...(observations[i]?.values() ?? [])].filter((o) => o.holds);
+              expect(holding.map((o) => o.labels.id).sort()).toEqual(expected.sort());
+            });
+          },
+        ),
+        { numRuns: 3000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'observes raw payment rows as their records, money read as numbers included',
+    () => {
+      const amount = fc.oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer({ min: -5, max: 200_000 }).map((n) => n / 100),
+        fc.constantFrom('1500.00', '007.50', ' 99.50 ', '-0', '1e2', '100000.10', '1,500', 'x', ''),
+        fc.constantFrom(1e21, 1e-7, 123456789012345.6, 0.1 + 0.2, 0.3, 1500),
+      );
+      const text = fc.constantFrom('pending', 'PENDING ', 'success', 'Razorpay', '', null, 7);
+      const row = fc.record(
+        {
+          id: fc.constantFrom('1', '2', '3', 4, ' 5 ', '1.50', '1.5'),
+          amount_paid: amount,
+          amount_tax: amount,
+          status: text,
+          gateway: fc.oneof(text, fc.constant({})),
+          payment_gateway: fc.oneof(text, fc.constant([])),
+          payment_id: text,
+          created_at: fc.constantFrom('21-Nov-2026 09:59:00', '2026-11-21 08:00:00', 'soon', ''),
         },
-      ),
-      { numRuns: 3000 },
-    );
-  });
+        { requiredKeys: ['id'] },
+      );
+      const condition = fc.oneof(
+        fc
+          .tuple(
+            fc.constantFrom(...OPERATORS),
+            fc.constantFrom('100000.1', '99.5', '0', '-1', '1e2'),
+          )
+          .map(([op, v]) => `${op} ${v}`),
+        fc.constantFrom('1500', '0.3', '123456789012345.6', '0.30000000000000004', '1e21'),
+        // Longer than a double tells apart: equal to a nearby amount as doubles, not as decimals.
+        fc
+          .tuple(
+            fc.constantFrom(...OPERATORS),
+            fc.constantFrom('0.300000000000000001', '1500.0000000000001'),
+          )
+          .map(([op, v]) => `${op} ${v}`),
+        fc.constant(['99.5', '1500']),
+      );
+      const where = fc.record(
+        {
+          amount_paid: condition,
+          amount_tax: condition,
+          status: fc.constantFrom('pending', '<> success', ['pending', 'success']),
+          gateway: fc.constantFrom('razorpay', '<> razorpay'),
+          age: fc.constantFrom('> 5m', '< 1h'),
+        },
+        { requiredKeys: [] },
+      );
+      fc.assert(
+        fc.property(
+          fc.array(where, { minLength: 1, maxLength: 4 }),
+          fc.array(row, { maxLength: 8 }),
+          fc.subarray(['1', '2', '4', '1.5']),
+          (wheres, rows, ids) => {
+            const rules = wheres.map((w, i) =>
+              rule({
+                name: `r${i}`,
+                source: 'payments',
+                where: w as Record<string, string>,
+                ...(i === 2 ? { count: '>= 1', groupBy: ['gateway'] } : {}),
+              }),
+            );
+            const observed = (closures: boolean) =>
+              rules.map((r) => ({
+                compiled: interpretedRule(closures, r),
+                ...(r.count
+                  ? {}
+                  : {
+                      tracked: ids.map((id) => ({ key: alertKey(r.name, { id }), labels: { id } })),
+                    }),
+              }));
+            const raw = observeAll(
+              observed(false),
+              readBatch('payments', rows, ZONE).records,
+              T0,
+              ZONE,
+            );
+            const records = RecordBatch.of(parseRecords('payments', rows, ZONE).records);
+            const reference = observeAll(observed(true), records, T0, ZONE, { generated: false });
+            expect(brief(raw)).toEqual(brief(reference));
+          },
+        ),
+        { numRuns: 3000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
   it('gives every rule its answer when a source has more rules than one pass takes', () => {
     const rules = Array.from({ length: 70 }, (_, i) =>
