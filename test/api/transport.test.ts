@@ -234,22 +234,27 @@ describe('nodeHttpGet', () => {
 });
 
 describe('TelephonyClient over nodeHttpGet', () => {
-  const client = (baseUrl: string) =>
+  /**
+   * A client of one attempt. Its timeout is generous but where a test is about the timeout: a
+   * loopback answer can take long on a busy machine, and would then read as a timeout.
+   */
+  const client = (baseUrl: string, timeoutMs = 30_000) =>
     new TelephonyClient({
       baseUrl,
       tokenSource: { get: async () => 'tok', invalidate: () => {} },
-      timeoutMs: 300,
+      timeoutMs,
       maxAttempts: 1,
     });
+  const deadline = () => ({ deadlineMs: Date.now() + 60_000 });
 
   /** What a live calls request gets from a one-off server answering with `route`. */
-  async function liveCallsFrom(route: Route): Promise<unknown> {
+  async function liveCallsFrom(route: Route, timeoutMs?: number): Promise<unknown> {
     const server = createServer(route);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as AddressInfo).port;
-      return await client(`http://127.0.0.1:${port}`)
-        .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+      return await client(`http://127.0.0.1:${port}`, timeoutMs)
+        .liveCalls({}, deadline())
         .catch((caught: unknown) => caught);
     } finally {
       server.closeAllConnections();
@@ -263,7 +268,7 @@ describe('TelephonyClient over nodeHttpGet', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const error = await client(`http://127.0.0.1:${port}`)
-      .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+      .liveCalls({}, deadline())
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect((error as ApiNetworkError).reason).toContain('ECONNREFUSED');
@@ -271,7 +276,7 @@ describe('TelephonyClient over nodeHttpGet', () => {
 
   it('reads a 401 with an empty gzip body as a rejected token', async () => {
     const error = await client(base)
-      .payments({}, { deadlineMs: Date.now() + 5_000 })
+      .payments({}, deadline())
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiAuthError);
   });
@@ -300,7 +305,7 @@ describe('TelephonyClient over nodeHttpGet', () => {
 
   it('reads Retry-After from a 429', async () => {
     const error = await client(base)
-      .liveCalls({}, { deadlineMs: Date.now() + 5_000 })
+      .liveCalls({}, deadline())
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiRateLimitError);
     expect((error as ApiRateLimitError).retryAfterMs).toBe(7_000);
@@ -310,7 +315,7 @@ describe('TelephonyClient over nodeHttpGet', () => {
     const error = await liveCallsFrom((_, res) => {
       res.writeHead(200);
       res.write('[');
-    });
+    }, 300);
     expect(error).toBeInstanceOf(ApiTimeoutError);
   });
 });
