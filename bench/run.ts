@@ -18,6 +18,7 @@ import { type DeployedMemoryFigure, measureDeployedMemory, measureMemory } from 
 import {
   type ChannelFigure,
   firstDeployment,
+  measureNotifierFlood,
   messagesPerIncident,
   withDefaultGrouping,
 } from './messages';
@@ -61,6 +62,8 @@ const COLD_METHOD =
   'xFloor the same of wall-clock ms, xFloorMin the least over the least';
 /** Processing runs are short (tens of milliseconds a body): 31 of them cost a few seconds. */
 const PROCESSING_RUNS = 31;
+/** A notifier step on a flood takes up to a few seconds: three of each. */
+const NOTIFIER_RUNS = 3;
 const json = process.argv.includes('--json');
 const log = (line: string) => {
   if (!json) process.stderr.write(`${line}\n`);
@@ -89,6 +92,8 @@ const nowMs = Date.now();
 
 log('messages: busy evening, first deployment...');
 const messages = measureMessages();
+log('messages: the notifier step on a flood...');
+const notifierFlood = measureNotifierFlood(shipped, NOTIFIER_RUNS);
 
 log('1/5 processing...');
 const processing = [
@@ -259,6 +264,7 @@ try {
     },
     processing,
     messages,
+    notifierFlood,
     memory: { ...memory, deployed, volume, volumePipeline },
     coldStart: {
       rounds: COLD_ROUNDS,
@@ -408,6 +414,10 @@ function renderTables(r: Record<string, unknown>): string {
     table(
       '6. messages per channel: busy evening, two simulated hours, by grouping; a first deployment with 10,000 stuck payments',
       r.messages as Record<string, unknown>[],
+    ),
+    table(
+      '   the notifier step on a flood (median ms of the step alone, after a warm-up step; no budget)',
+      r.notifierFlood as Record<string, unknown>[],
     ),
     '',
     table(
