@@ -6,6 +6,7 @@ import { formatApiDateTime, formatInZone } from '../time/zone';
 import type { ChannelConfig, Config } from '../types/config';
 import { highestSeverity, MESSAGE_BODY_LIMIT, publishedBytes } from './bodies';
 import { describeActive } from './describe';
+import { FOLD_PER_ALERT, keptOf, weightOf } from './fold';
 import { renderSms, smsFacts } from './sms';
 import type { HeldEvent, Message, MessageAlert, MessageKind } from './types';
 
@@ -38,7 +39,14 @@ export interface ComposeInput {
 interface AlertLine {
   readonly alert: MessageAlert;
   readonly last: HeldEvent;
+  /** Its events in the list (those a flood folded into them are delivered with them). */
   readonly ids: readonly string[];
+  /**
+   * What the message id hashes of it: its event ids; for an alert of more than
+   * `FOLD_PER_ALERT` events, the ids of those a fold keeps and the count of all, so the id
+   * is the same whether or not the list was folded.
+   */
+  readonly named: readonly string[];
 }
 
 /** A message and the events it tells. */
@@ -74,7 +82,13 @@ export function alertLines(events: readonly HeldEvent[]): AlertLine[] {
       at: iso(last.at),
       ...(last.status === 'resolved' && fired !== undefined ? { firedAt: iso(fired.at) } : {}),
     };
-    return { alert, last, ids: list.map((event) => event.id) };
+    const ids = list.map((event) => event.id);
+    const weight = list.reduce((sum, event) => sum + weightOf(event), 0);
+    const named =
+      weight > FOLD_PER_ALERT
+        ? [...keptOf(list).map((index) => ids[index] as string), `+${weight}`]
+        : ids;
+    return { alert, last, ids, named };
   });
 }
 
@@ -246,7 +260,12 @@ function build(
     sms,
     subject: subjectOf(title, lines, input.reason, parts),
     text: messageText(input, lines, title, rich),
-    id: messageId(input.channel.name, kind, input.groupKey, ids),
+    id: messageId(
+      input.channel.name,
+      kind,
+      input.groupKey,
+      lines.flatMap((line) => line.named),
+    ),
   };
   return { message, ids };
 }

@@ -6,6 +6,7 @@ import { attend, type Direct } from './attend';
 import { highestSeverity } from './bodies';
 import { type ComposedPart, compose, type MessageReason, RICH_ALERTS } from './compose';
 import { IncompatibleNotifierStateError } from './errors';
+import { FOLD_ABOVE, foldEvents } from './fold';
 import { groupOf, trimTexts } from './group';
 import { applyAction, type PersonAction } from './people';
 import type {
@@ -19,6 +20,15 @@ import type {
 import { NOTIFIER_STATE_VERSION } from './types';
 
 const HOUR_MS = 3_600_000;
+
+/** How a step keeps its state; the defaults are the deployed ones. */
+export interface DecideOptions {
+  /**
+   * A kept list of more events than this is folded per alert (`fold.ts`); tests compare folding
+   * at every size with none. @default FOLD_ABOVE
+   */
+  readonly foldAbove?: number;
+}
 
 const EMPTY_CHANNEL: ChannelState = { groups: {}, smsSentAt: [], smsHeld: [], deferred: [] };
 
@@ -184,15 +194,31 @@ function capSms(
   nowMs: number,
 ): Outbound[] {
   return decided.map(({ part, criticalFirst, events }) => {
-    const delivers = part.ids;
-    if (part.message.sms === null) return { message: part.message, delivers, smsHeld: false };
+    const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
+    if (part.message.sms === null) return { message: part.message, ...delivers, smsHeld: false };
     if (criticalFirst || smsRoomAt(channel, work.smsSentAt) <= nowMs) {
       work.smsSentAt.push(nowMs);
-      return { message: part.message, delivers, smsHeld: false };
+      return { message: part.message, ...delivers, smsHeld: false };
     }
     for (const event of events) work.smsHeld.push(event);
-    return { message: { ...part.message, sms: null }, delivers, smsHeld: true };
+    return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };
   });
+}
+
+/** `Outbound.folded` of a message delivering `ids`: absent unless one of them stands for others. */
+function foldedOf(
+  ids: readonly string[],
+  events: readonly HeldEvent[],
+): { folded?: Record<string, number> } {
+  const delivered = new Set(ids);
+  const folded: Record<string, number> = {};
+  let any = false;
+  for (const event of events) {
+    if (event.folded === undefined || !delivered.has(event.id)) continue;
+    folded[event.id] = event.folded;
+    any = true;
+  }
+  return any ? { folded } : {};
 }
 
 /** Escalations and ack confirmations: composed at once, then under the cap like the rest. */
@@ -229,7 +255,8 @@ function decideChannel(
   previous: ChannelState,
   events: readonly HeldEvent[],
   nowMs: number,
-  direct: readonly Direct[] = [],
+  direct: readonly Direct[],
+  foldAbove: number,
 ): { state: ChannelState | undefined; messages: Outbound[]; dueAtMs: number | undefined } {
   const zone = config.timezone;
   const work: ChannelWork = {
@@ -294,12 +321,12 @@ function decideChannel(
     groups: Object.fromEntries(
       [...work.groups].map(([key, group]) => [
         key,
-        { ...group, held: trimTexts(group.held, RICH_ALERTS) },
+        { ...group, held: trimTexts(foldEvents(group.held, foldAbove), RICH_ALERTS) },
       ]),
     ),
     smsSentAt: work.smsSentAt,
-    smsHeld: trimTexts(work.smsHeld, 0),
-    deferred: trimTexts(work.deferred, RICH_ALERTS),
+    smsHeld: trimTexts(foldEvents(work.smsHeld, foldAbove), 0),
+    deferred: trimTexts(foldEvents(work.deferred, foldAbove), RICH_ALERTS),
   };
   const empty =
     work.groups.size === 0 &&
@@ -339,8 +366,10 @@ function checkState(state: NotifierState | undefined): NotifierState {
  * `nextDueAtMs` is when it next has work without a new event.
  *
  * Events reach each of their channels in exactly one `alerts` message or one active-hours
- * digest (`Outbound.delivers`), or are recorded in `muted`. Channels no longer configured are
- * forgotten.
+ * digest (`Outbound.delivers`), or are recorded in `muted`. On a flood (a kept list of more
+ * than `foldAbove` events) an alert's events between those a message needs are folded into the
+ * next one kept (`Outbound.folded`): the state is bounded by alerts, the messages unchanged.
+ * Channels no longer configured are forgotten.
  *
  * @throws IncompatibleNotifierStateError when `previous` is not a state this version reads.
  */
@@ -350,7 +379,9 @@ export function decide(
   events: readonly Notification[],
   nowMs: number,
   actions: readonly PersonAction[] = [],
+  options: DecideOptions = {},
 ): Decision {
+  const foldAbove = options.foldAbove ?? FOLD_ABOVE;
   let acted = checkState(previous);
   for (const action of actions) acted = applyAction(acted, action, nowMs);
   const people = attend(config, acted, events, nowMs);
@@ -368,7 +399,8 @@ export function decide(
       state.channels[channel.name] ?? EMPTY_CHANNEL,
       mine,
       nowMs,
-      people.direct.get(channel.name),
+      people.direct.get(channel.name) ?? [],
+      foldAbove,
     );
     if (result.state !== undefined) channels[channel.name] = result.state;
     for (const message of result.messages) messages.push(message);

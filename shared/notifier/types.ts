@@ -44,6 +44,12 @@ export interface Outbound {
    * recaps events already emailed, delivers none).
    */
   readonly delivers: readonly string[];
+  /**
+   * For delivered events that stand for others (a flood folded earlier events of their alert
+   * into them, `fold.ts`): by id, how many such events this message delivers with it. The
+   * message tells their alert's line exactly as it would with every event kept.
+   */
+  readonly folded?: Readonly<Record<string, number>>;
   /** The SMS was held by the cap (the email still goes). */
   readonly smsHeld: boolean;
 }
@@ -66,6 +72,11 @@ export interface HeldEvent {
   readonly subject: string;
   /** The event's full email text; dropped once a message is too large to show it whole. */
   readonly text?: string;
+  /**
+   * Earlier events of the same alert folded into this one (`fold.ts`, on a flood): a message
+   * that delivers this event delivers them too. Absent: none.
+   */
+  readonly folded?: number;
 }
 
 /** One aggregation group of a channel (Alertmanager's `aggrGroup`). */

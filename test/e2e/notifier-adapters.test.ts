@@ -12,7 +12,8 @@ import { SnsMessagePublisher } from '../../functions/adapters/sns-messages';
 import type { Message } from '../../shared/notifier/types';
 import { notifierStep } from '../../shared/runner/notifier-step';
 import { SEVERITIES } from '../../shared/types/config';
-import { config, T0 } from '../engine/fixtures';
+import { config, MINUTE, T0 } from '../engine/fixtures';
+import { flappingWeekend } from '../notifier/weekend';
 import { describeNotifierStoreContract, sampleMessage } from '../ports/notifier-contract';
 import { createFakeStack, createStateTable, type FakeStack } from '../support/aws';
 import { type Moto, startMoto } from './moto';
@@ -81,6 +82,16 @@ async function smsBodies(): Promise<string[]> {
 }
 
 describeNotifierStoreContract('DynamoDB on moto', freshStore);
+
+describe('Class: DynamoNotifierStore, a weekend of deferred events (on moto)', () => {
+  it('commits the state 50 alerts flapping every 3 minutes all weekend leave, and reads it back', async () => {
+    const store = await freshStore();
+    // 63,000 events deferred: unfolded, about 1 MB compressed, which the item would refuse.
+    const { state } = flappingWeekend(50, 3 * MINUTE);
+    expect(await store.commitNotifier(0, { state, consumed: {}, owed: [] })).toBe(1);
+    expect((await store.loadNotifier()).state).toEqual(state);
+  });
+});
 
 describe('Class: SnsMessagePublisher (on moto)', () => {
   it('publishes the message JSON, and keeps a message without SMS from SMS subscriptions', async () => {

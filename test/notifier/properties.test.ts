@@ -1,146 +1,59 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Notification } from '../../shared/engine/types';
 import { fitsOneSegment } from '../../shared/messages/gsm7';
 import { MESSAGE_BODY_LIMIT, publishedBytes } from '../../shared/notifier/bodies';
-import { decide } from '../../shared/notifier/decide';
-import type { NotifierState, Outbound } from '../../shared/notifier/types';
-import type { ChannelConfig, Config, Severity } from '../../shared/types/config';
-import { config, MINUTE, T0 } from '../engine/fixtures';
-
-const HOUR = 60 * MINUTE;
-const CHANNELS = ['oncall', 'finance', 'night'] as const;
-
-interface Step {
-  readonly afterMs: number;
-  readonly events: readonly {
-    readonly rule: string;
-    readonly key: string;
-    readonly status: 'firing' | 'resolved';
-    readonly severity: Severity;
-    readonly channels: readonly string[];
-    readonly label: string;
-  }[];
-}
-
-const channelArb = (name: string) =>
-  fc
-    .record({
-      sms: fc.boolean(),
-      by: fc.subarray(['rule', 'severity', 'source', 'did'], { minLength: 1 }),
-      waitMs: fc.constantFrom(0, 30_000, 2 * MINUTE),
-      intervalMs: fc.constantFrom(0, MINUTE, 5 * MINUTE, 30 * MINUTE),
-      smsPerHour: fc.integer({ min: 1, max: 6 }),
-      active: fc.option(
-        fc.record({
-          days: fc.subarray(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const, {
-            minLength: 1,
-          }),
-          fromMinutes: fc.integer({ min: 0, max: 23 }).map((hour) => hour * 60),
-          toMinutes: fc.integer({ min: 1, max: 24 }).map((hour) => hour * 60),
-        }),
-        { nil: undefined },
-      ),
-    })
-    .map(
-      (c): ChannelConfig => ({
-        name,
-        sms: c.sms ? ['+919800000001'] : [],
-        email: [`${name}@example.com`],
-        group: { by: c.by, waitMs: c.waitMs, intervalMs: c.intervalMs },
-        smsPerHour: c.smsPerHour,
-        ...(c.active && c.active.fromMinutes !== c.active.toMinutes ? { active: c.active } : {}),
-      }),
-    );
-
-const configArb = fc
-  .tuple(channelArb('oncall'), channelArb('finance'), channelArb('night'))
-  .map(
-    ([oncall, finance, night]): Config => ({ ...config([]), channels: { oncall, finance, night } }),
-  );
-
-const stepArb = fc.record({
-  afterMs: fc.oneof(fc.integer({ min: 0, max: 2 * MINUTE }), fc.integer({ min: 0, max: 3 * HOUR })),
-  events: fc.array(
-    fc.record({
-      rule: fc.constantFrom('ringing', 'stuck', 'spike'),
-      key: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
-      status: fc.constantFrom('firing' as const, 'resolved' as const),
-      severity: fc.constantFrom('info' as const, 'warning' as const, 'critical' as const),
-      channels: fc.subarray([...CHANNELS], { minLength: 1 }),
-      label: fc.constantFrom('+918000000001', '+918000000002', 'श्री'),
-    }),
-    { maxLength: 6 },
-  ),
-});
-
-/** Drives `decide` as the local runner and the notifier Lambda do: events, then due ticks. */
-function drive(cfg: Config, steps: readonly Step[]) {
-  let state: NotifierState | undefined;
-  let dueAt: number | undefined;
-  let nowMs = T0;
-  let serial = 0;
-  const events: Notification[] = [];
-  const outbound: Outbound[] = [];
-  const run = (batch: readonly Notification[], at: number) => {
-    const decision = decide(cfg, state, batch, at);
-    state = decision.state;
-    dueAt = decision.nextDueAtMs;
-    outbound.push(...decision.messages);
-  };
-  for (const step of steps) {
-    const next = nowMs + step.afterMs;
-    while (dueAt !== undefined && dueAt < next) run([], dueAt);
-    nowMs = next;
-    const batch = step.events.map((e): Notification => {
-      serial += 1;
-      const key = `${e.rule}{call_id=${e.key}}`;
-      return {
-        id: `${key}|${e.status}|${serial}`,
-        at: new Date(nowMs).toISOString(),
-        source: e.rule === 'stuck' ? 'payments' : 'live_calls',
-        rule: e.rule,
-        status: e.status,
-        severity: e.severity,
-        channels: e.channels,
-        key,
-        labels: { call_id: e.key, did: e.label },
-        sms: `${e.status.toUpperCase()} ${e.rule}: call ${e.key} did ${e.label}`,
-        subject: `[${e.severity.toUpperCase()}] ${e.status.toUpperCase()} ${e.rule}`,
-        text: `${e.status} ${key}`,
-      };
-    });
-    events.push(...batch);
-    run(batch, nowMs);
-  }
-  for (let ticks = 0; dueAt !== undefined && ticks < 1000; ticks += 1) run([], dueAt);
-  return { events, outbound, finalDue: dueAt };
-}
+import { configArb, drive, HOUR, stepArb } from './streams';
 
 const PROPERTY_RUNS = { numRuns: 300 };
 
 describe('Property: the notifier over random event streams and clocks', () => {
-  it('delivers every event to each of its channels in exactly one message or digest', () => {
+  it('delivers every event to each of its channels in exactly one message or digest, or folded into a later event of its alert', () => {
     fc.assert(
-      fc.property(configArb, fc.array(stepArb, { maxLength: 25 }), (cfg, steps) => {
-        const { events, outbound, finalDue } = drive(cfg, steps);
-        expect(finalDue).toBeUndefined();
-        for (const event of events) {
-          for (const channel of event.channels) {
-            const carrying = outbound.filter(
-              (item) => item.message.channel === channel && item.delivers.includes(event.id),
-            );
-            expect(carrying.map((item) => item.message.kind)).toHaveLength(1);
+      fc.property(
+        configArb,
+        fc.array(stepArb(['a', 'b']), { maxLength: 25 }),
+        fc.constantFrom(0, 3, 20, Number.POSITIVE_INFINITY),
+        (cfg, steps, foldAbove) => {
+          const { events, outbound, finalDue } = drive(cfg, steps, { foldAbove });
+          expect(finalDue).toBeUndefined();
+          const keyOf = new Map(events.map((event) => [event.id, event.key]));
+          for (const channel of Object.keys(cfg.channels)) {
+            const mine = outbound.filter((item) => item.message.channel === channel);
+            // Per alert: the events its messages deliver, counting those folded into them.
+            const told = new Map<string, number>();
+            for (const item of mine) {
+              for (const id of item.delivers) {
+                const key = keyOf.get(id) ?? '';
+                told.set(key, (told.get(key) ?? 0) + 1 + (item.folded?.[id] ?? 0));
+              }
+            }
+            const sent = new Map<string, number>();
+            for (const event of events.filter((e) => e.channels.includes(channel))) {
+              sent.set(event.key, (sent.get(event.key) ?? 0) + 1);
+              const carrying = mine.filter((item) => item.delivers.includes(event.id));
+              if (carrying.length === 1) continue;
+              expect(carrying, event.id).toHaveLength(0);
+              // Folded: a message no earlier than the event delivers a later one of its alert
+              // as standing for others, in its alert's line.
+              const into = mine.filter(
+                (item) =>
+                  item.message.at >= event.at &&
+                  item.message.alerts.some((alert) => alert.key === event.key) &&
+                  Object.keys(item.folded ?? {}).some((id) => keyOf.get(id) === event.key),
+              );
+              expect(into.length, event.id).toBeGreaterThan(0);
+            }
+            expect(told).toEqual(sent);
           }
-        }
-      }),
+        },
+      ),
       PROPERTY_RUNS,
     );
   });
 
   it('never sends more SMS in a rolling hour than the cap, but for the first page of a critical group', () => {
     fc.assert(
-      fc.property(configArb, fc.array(stepArb, { maxLength: 25 }), (cfg, steps) => {
+      fc.property(configArb, fc.array(stepArb(), { maxLength: 25 }), (cfg, steps) => {
         const { outbound } = drive(cfg, steps);
         for (const channel of Object.values(cfg.channels)) {
           const sent = outbound.filter(
@@ -165,7 +78,7 @@ describe('Property: the notifier over random event streams and clocks', () => {
 
   it('keeps every message within the SMS, subject and SNS size limits', () => {
     fc.assert(
-      fc.property(configArb, fc.array(stepArb, { maxLength: 25 }), (cfg, steps) => {
+      fc.property(configArb, fc.array(stepArb(), { maxLength: 25 }), (cfg, steps) => {
         for (const { message } of drive(cfg, steps).outbound) {
           if (message.sms !== null) expect(fitsOneSegment(message.sms)).toBe(true);
           expect(message.subject.length).toBeLessThan(100);
