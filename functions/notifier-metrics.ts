@@ -17,6 +17,12 @@ export function recordNotifierStep(
   metrics.addMetric(METRIC_NAMES.messagesSent, MetricUnit.Count, result.published.length);
   metrics.addMetric(METRIC_NAMES.smsHeldByCap, MetricUnit.Count, held);
   metrics.addMetric(METRIC_NAMES.digests, MetricUnit.Count, digests);
+  if (result.released) {
+    // Not an error (every event was told), but what active hours and the cap promised gave way.
+    logger.warn('notifier state too large to keep: everything kept was told now', {
+      decided: result.decided.length,
+    });
+  }
   if (result.decided.length > 0 || result.published.length > 0 || result.unpublished.length > 0) {
     logger.info('notifier step', {
       taken: result.taken,

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Message, NotifierState } from '../../shared/notifier/types';
-import { NotifierConflictError, StateStoreError } from '../../shared/ports/errors';
+import {
+  NotifierConflictError,
+  NotifierStateTooLargeError,
+  StateStoreError,
+} from '../../shared/ports/errors';
 import type { NotifierCommit, NotifierStore, StoredNotifier } from '../../shared/ports/notifier';
 import {
   deleteKeys,
@@ -112,9 +116,7 @@ export class DynamoNotifierStore implements NotifierStore {
     const bytes = gzipSync(JSON.stringify({ state: next.state, consumed: next.consumed }));
     const size = bytes.byteLength + (committed ?? []).reduce((sum, id) => sum + id.length, 0);
     if (size > MAX_STATE_ITEM_BYTES) {
-      throw new StateStoreError(
-        `the notifier state is ${size} bytes compressed, over the ${MAX_STATE_ITEM_BYTES} a DynamoDB item may hold`,
-      );
+      throw new NotifierStateTooLargeError(size, MAX_STATE_ITEM_BYTES);
     }
     await parallel(next.owed, (message) =>
       putOwed(

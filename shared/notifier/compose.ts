@@ -33,6 +33,8 @@ export interface ComposeInput {
   readonly withSms: boolean;
   /** `ack`: who acknowledged (`ACK by +919800000001`); `escalation`: the wait it escalates after. */
   readonly title?: string;
+  /** `deferred`: sent before the window opens, the state being unable to keep it longer. */
+  readonly early?: boolean;
 }
 
 /** One alert as told: its events merged (a firing and its resolution told once). */
@@ -149,6 +151,11 @@ function intro(input: ComposeInput): string[] {
   if (input.reason === 'deferred') {
     return [
       `These came outside the active hours of channel ${channel.name} (${describeActive(channel.active)}, ${config.timezone}) and were kept for this digest.`,
+      ...(input.early
+        ? [
+            'It is sent before the active hours start: more alerts were deferred than telealert can keep until then.',
+          ]
+        : []),
       'Each line is the latest of its alert: FIRING is still firing as far as telealert told it.',
     ];
   }

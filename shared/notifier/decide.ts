@@ -28,6 +28,13 @@ export interface DecideOptions {
    * at every size with none. @default FOLD_ABOVE
    */
   readonly foldAbove?: number;
+  /**
+   * The state this step would keep cannot be stored (more alerts kept than the state item
+   * holds, even folded): tell everything kept now instead of losing it or failing every step.
+   * Held groups go at once, the active-hours digest goes even outside the window (saying so),
+   * the SMS the cap held go as their digest SMS even past the cap. @default false
+   */
+  readonly release?: boolean;
 }
 
 const EMPTY_CHANNEL: ChannelState = { groups: {}, smsSentAt: [], smsHeld: [], deferred: [] };
@@ -67,6 +74,7 @@ function candidates(
   events: readonly HeldEvent[],
   nowMs: number,
   opensGroup: boolean,
+  early = false,
 ): Candidate[] {
   const parts = compose({
     config,
@@ -76,6 +84,7 @@ function candidates(
     events,
     nowMs,
     withSms: wantsSms(channel, events),
+    ...(early ? { early } : {}),
   });
   const critical = events.some((event) => event.severity === 'critical');
   return parts.map((part, index) => {
@@ -135,17 +144,22 @@ function route(
   }
 }
 
-/** Messages of due groups; a group due while the channel is inactive is deferred instead. */
+/**
+ * Messages of due groups (all that hold events, when releasing); a group due while the channel
+ * is inactive is deferred instead.
+ */
 function flushGroups(
   config: Config,
   channel: ChannelConfig,
   work: ChannelWork,
   active: boolean,
   nowMs: number,
+  release: boolean,
 ): Candidate[] {
   const out: Candidate[] = [];
   for (const [key, group] of work.groups) {
-    if (group.held.length > 0 && group.dueAt !== undefined && group.dueAt <= nowMs) {
+    const due = release || (group.dueAt !== undefined && group.dueAt <= nowMs);
+    if (group.held.length > 0 && due) {
       if (active) {
         const due = candidates(config, channel, 'alerts', key, group.held, nowMs, group.opensGroup);
         for (const candidate of due) out.push(candidate);
@@ -256,8 +270,9 @@ function decideChannel(
   events: readonly HeldEvent[],
   nowMs: number,
   direct: readonly Direct[],
-  foldAbove: number,
+  options: Required<DecideOptions>,
 ): { state: ChannelState | undefined; messages: Outbound[]; dueAtMs: number | undefined } {
+  const { foldAbove, release } = options;
   const zone = config.timezone;
   const work: ChannelWork = {
     groups: new Map(Object.entries(previous.groups)),
@@ -265,8 +280,11 @@ function decideChannel(
     smsHeld: [...previous.smsHeld],
     deferred: [...previous.deferred],
   };
-  const active = isActive(channel.active, nowMs, zone);
-  route(channel, work, events, active, nowMs);
+  const inWindow = isActive(channel.active, nowMs, zone);
+  const active = inWindow || release;
+  route(channel, work, events, inWindow, nowMs);
+  // Released outside the window: the held groups join the digest (one message, not several).
+  if (release && !inWindow) flushGroups(config, channel, work, false, nowMs, true);
 
   const decided: Candidate[] = [];
   if (active && work.deferred.length > 0) {
@@ -278,11 +296,12 @@ function decideChannel(
       work.deferred,
       nowMs,
       false,
+      !inWindow,
     );
     for (const candidate of digest) decided.push(candidate);
     work.deferred = [];
   }
-  for (const candidate of flushGroups(config, channel, work, active, nowMs)) {
+  for (const candidate of flushGroups(config, channel, work, active, nowMs, release)) {
     decided.push(candidate);
   }
   for (const candidate of directCandidates(config, channel, direct, nowMs)) {
@@ -291,7 +310,8 @@ function decideChannel(
   const messages = capSms(channel, work, decided, nowMs);
 
   // Held SMS go as one digest once the hour has room (and the channel is active).
-  if (active && work.smsHeld.length > 0 && smsRoomAt(channel, work.smsSentAt) <= nowMs) {
+  const room = release || smsRoomAt(channel, work.smsSentAt) <= nowMs;
+  if (active && work.smsHeld.length > 0 && room) {
     const [first, ...rest] = compose({
       config,
       channel,
@@ -381,7 +401,10 @@ export function decide(
   actions: readonly PersonAction[] = [],
   options: DecideOptions = {},
 ): Decision {
-  const foldAbove = options.foldAbove ?? FOLD_ABOVE;
+  const kept: Required<DecideOptions> = {
+    foldAbove: options.foldAbove ?? FOLD_ABOVE,
+    release: options.release ?? false,
+  };
   let acted = checkState(previous);
   for (const action of actions) acted = applyAction(acted, action, nowMs);
   const people = attend(config, acted, events, nowMs);
@@ -400,7 +423,7 @@ export function decide(
       mine,
       nowMs,
       people.direct.get(channel.name) ?? [],
-      foldAbove,
+      kept,
     );
     if (result.state !== undefined) channels[channel.name] = result.state;
     for (const message of result.messages) messages.push(message);

@@ -61,3 +61,22 @@ export class NotifierConflictError extends PortError {
     this.name = 'NotifierConflictError';
   }
 }
+
+/**
+ * The notifier state a step would commit is larger than the store can hold (the DynamoDB item:
+ * about 350 KB compressed). Nothing is written; the step tells what it kept instead
+ * (`notifierStep`), so the state it commits next holds no kept events.
+ */
+export class NotifierStateTooLargeError extends StateStoreError {
+  constructor(
+    readonly bytes: number,
+    readonly limitBytes: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `the notifier state is ${bytes} bytes compressed, over the ${limitBytes} a DynamoDB item may hold`,
+      options,
+    );
+    this.name = 'NotifierStateTooLargeError';
+  }
+}

@@ -1,7 +1,7 @@
 import type { Notification } from '../engine/types';
 import { decide, emptyNotifierState } from '../notifier/decide';
 import type { Message, Outbound } from '../notifier/types';
-import { NotifierConflictError } from '../ports/errors';
+import { NotifierConflictError, NotifierStateTooLargeError } from '../ports/errors';
 import type { MessagePublisher, NotifierStore } from '../ports/notifier';
 import type { Config } from '../types/config';
 import { jsonEqual } from './json-equal';
@@ -46,6 +46,11 @@ export interface NotifierStepResult {
   readonly taken: number;
   readonly skipped: number;
   readonly nextDueAtMs: number | undefined;
+  /**
+   * The state kept too much to be stored, so this step told everything it kept at once (held
+   * groups, the active-hours digest before its window, the SMS the cap held).
+   */
+  readonly released: boolean;
 }
 
 /**
@@ -57,6 +62,10 @@ export interface NotifierStepResult {
  * messages owed, published by the next step with the same ids; a crash before it leaves the
  * events with their poller, handed over again. Pollers call it after their commit; the
  * notifier's clock calls it with no events.
+ *
+ * A state too large to store (`NotifierStateTooLargeError`: more alerts kept than the item
+ * holds) is not a step that fails until someone acts: the step decides again releasing what it
+ * kept (`decide`'s `release`), so the people are told early rather than not at all.
  *
  * @throws NotifierConflictError after repeated lost races; the store's errors as they are.
  */
@@ -72,6 +81,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
       }
     | undefined;
   let lastConflict: NotifierConflictError | undefined;
+  let release = false;
   for (let attempt = 0; attempt < ATTEMPTS && committed === undefined; attempt += 1) {
     const stored = await store.loadNotifier();
     const nowMs = now();
@@ -85,7 +95,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
       consumed[event.id] = nowMs;
       fresh.push(event);
     }
-    const decision = decide(config, stored.state, fresh, nowMs);
+    const decision = decide(config, stored.state, fresh, nowMs, [], { release });
     const unchanged =
       fresh.length === 0 &&
       decision.messages.length === 0 &&
@@ -98,6 +108,11 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
           owed: decision.messages.map((item) => item.message),
         });
       } catch (error) {
+        if (error instanceof NotifierStateTooLargeError && !release) {
+          release = true;
+          attempt -= 1;
+          continue;
+        }
         if (!(error instanceof NotifierConflictError)) throw error;
         lastConflict = error;
         continue;
@@ -132,5 +147,6 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     taken: committed.taken,
     skipped: events.length - committed.taken,
     nextDueAtMs: committed.nextDueAtMs,
+    released: release,
   };
 }

@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoNotifierStore } from '../../functions/adapters/dynamodb-notifier';
 import { SnsMessagePublisher } from '../../functions/adapters/sns-messages';
 import type { Message } from '../../shared/notifier/types';
+import { MemoryMessagePublisher } from '../../shared/ports/memory';
 import { notifierStep } from '../../shared/runner/notifier-step';
 import { SEVERITIES } from '../../shared/types/config';
 import { config, MINUTE, T0 } from '../engine/fixtures';
-import { flappingWeekend } from '../notifier/weekend';
+import { distinctAlerts, flappingWeekend, OFFICE } from '../notifier/weekend';
 import { describeNotifierStoreContract, sampleMessage } from '../ports/notifier-contract';
 import { createFakeStack, createStateTable, type FakeStack } from '../support/aws';
 import { type Moto, startMoto } from './moto';
@@ -91,6 +92,30 @@ describe('Class: DynamoNotifierStore, a weekend of deferred events (on moto)', (
     expect(await store.commitNotifier(0, { state, consumed: {}, owed: [] })).toBe(1);
     expect((await store.loadNotifier()).state).toEqual(state);
   });
+
+  it('tells the digest early, and commits, when more distinct alerts are deferred than the item holds', async () => {
+    const store = await freshStore();
+    const publisher = new MemoryMessagePublisher();
+    // Saturday 11:00 IST: finance (Mon-Fri 09:00-18:00) is out of office.
+    const saturday = Date.parse('2026-11-28T11:00:00+05:30');
+    const step = (from: number, nowMs: number) =>
+      notifierStep({
+        config: OFFICE,
+        store,
+        publisher,
+        now: () => nowMs,
+        events: distinctAlerts(from, 6_000, nowMs),
+      });
+    // A source's cap of alerts, twice: 12,000 distinct alerts are about 400 KB compressed.
+    expect((await step(0, saturday)).released).toBe(false);
+    const second = await step(6_000, saturday + MINUTE);
+    expect(second.released).toBe(true);
+    expect(new Set(publisher.published.map((m) => m.kind))).toEqual(new Set(['digest']));
+    expect(publisher.published.reduce((sum, m) => sum + m.alerts.length, 0)).toBe(12_000);
+    const stored = await store.loadNotifier();
+    expect(stored.state?.channels.finance).toBeUndefined();
+    expect(stored.owed).toEqual([]);
+  }, 120_000);
 });
 
 describe('Class: SnsMessagePublisher (on moto)', () => {

@@ -42,6 +42,28 @@ describe('Function: decide', () => {
     expect(decision.state.channels.oncall?.smsSentAt).toEqual([]);
   });
 
+  it('tells a held group and the SMS the cap held at once when releasing (the state too large to store)', () => {
+    const oncall = CONFIG.channels.oncall;
+    if (oncall === undefined) throw new Error('fixture has oncall');
+    const capped: Config = { ...CONFIG, channels: { oncall: { ...oncall, smsPerHour: 1 } } };
+    const first = decide(capped, undefined, [event('a', T0)], T0);
+    const held = decide(capped, first.state, [event('b', T0 + MINUTE)], T0 + MINUTE);
+    expect(decide(capped, held.state, [], T0 + 2 * MINUTE).messages).toEqual([]);
+
+    const released = decide(capped, held.state, [], T0 + 2 * MINUTE, [], { release: true });
+    expect(
+      released.messages.map((item) => [item.message.kind, item.smsHeld, item.message.sms !== null]),
+    ).toEqual([
+      ['alerts', true, false],
+      ['digest', false, true],
+    ]);
+    expect(released.messages[0]?.delivers).toEqual([event('b', T0 + MINUTE).id]);
+    expect(released.state.channels.oncall?.smsHeld).toEqual([]);
+    expect(
+      Object.values(released.state.channels.oncall?.groups ?? {}).flatMap((group) => group.held),
+    ).toEqual([]);
+  });
+
   it('refuses a stored state of another version rather than dropping what it holds', () => {
     const stored = { version: 2, channels: {} } as unknown as NotifierState;
     expect(() => decide(CONFIG, stored, [], T0)).toThrow(IncompatibleNotifierStateError);

@@ -85,3 +85,30 @@ export function flappingWeekend(
 export function storedBytes(state: NotifierState): number {
   return gzipSync(JSON.stringify({ state, consumed: {} })).byteLength;
 }
+
+/**
+ * `count` per-record alerts firing at `atMs` (payments stuck pending, ids `from` on), to finance:
+ * each a distinct alert, which folding cannot shrink. Ids as hard to compress as real ones.
+ */
+export function distinctAlerts(from: number, count: number, atMs: number): Notification[] {
+  const at = new Date(atMs).toISOString();
+  return Array.from({ length: count }, (_, i) => {
+    const n = from + i;
+    const id = `pay_${((n * 2654435761) % 4294967296).toString(36)}${n}`;
+    const key = `payment-stuck-pending{id=${id}}`;
+    return {
+      id: `${key}|firing|${at}`,
+      at,
+      source: 'payments',
+      rule: 'payment-stuck-pending',
+      status: 'firing',
+      severity: 'warning',
+      channels: ['finance'],
+      key,
+      labels: { id },
+      sms: `FIRING payment-stuck-pending: ${id} pending 32m; INR 1,250.00; warning`,
+      subject: `[WARNING] FIRING payment-stuck-pending: payment ${id}`,
+      text: `FIRING payment-stuck-pending (warning)\npayment ${id}, INR 1,250.00, pending for 32 minutes`,
+    };
+  });
+}

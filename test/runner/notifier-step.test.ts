@@ -1,11 +1,13 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/notifier/types';
-import { NotifierConflictError } from '../../shared/ports/errors';
+import { NotifierConflictError, NotifierStateTooLargeError } from '../../shared/ports/errors';
 import { MemoryMessagePublisher, MemoryNotifierStore } from '../../shared/ports/memory';
 import type { MessagePublisher, NotifierCommit } from '../../shared/ports/notifier';
 import { notifierStep } from '../../shared/runner/notifier-step';
 import { config, MINUTE, T0 } from '../engine/fixtures';
 import { ringingEvent as event } from '../notifier/events';
+import { distinctAlerts, OFFICE } from '../notifier/weekend';
 
 const CONFIG = config([]);
 
@@ -108,5 +110,33 @@ describe('Function: notifierStep', () => {
     expect(publisher.published.map((m: Message) => m.alerts[0]?.key)).toEqual([
       'ringing{call_id=a}',
     ]);
+  });
+
+  it('tells what it kept at once, before the active hours, when the state is too large to store', async () => {
+    /** A store that holds what the DynamoDB item holds, scaled down to 5,000 bytes. */
+    const small = new (class extends MemoryNotifierStore {
+      override async commitNotifier(expected: number, next: NotifierCommit): Promise<number> {
+        const bytes = gzipSync(JSON.stringify({ state: next.state, consumed: {} })).byteLength;
+        if (bytes > 5_000) throw new NotifierStateTooLargeError(bytes, 5_000);
+        return super.commitNotifier(expected, next);
+      }
+    })();
+    const publisher = new MemoryMessagePublisher();
+    // Saturday 11:00 IST: finance (Mon-Fri 09:00-18:00) is out of office.
+    const saturday = Date.parse('2026-11-28T11:00:00+05:30');
+    const step = (events: ReturnType<typeof distinctAlerts>, nowMs: number) =>
+      notifierStep({ config: OFFICE, store: small, publisher, now: () => nowMs, events });
+    const first = await step(distinctAlerts(0, 50, saturday), saturday);
+    expect(first.released).toBe(false);
+    expect(publisher.published).toEqual([]);
+
+    const second = await step(distinctAlerts(50, 250, saturday + MINUTE), saturday + MINUTE);
+    expect(second.released).toBe(true);
+    expect(publisher.published.map((m) => [m.channel, m.kind, m.alerts.length])).toEqual([
+      ['finance', 'digest', 300],
+    ]);
+    expect(publisher.published[0]?.text).toContain('sent before the active hours start');
+    expect(second.decided.flatMap((item) => item.delivers)).toHaveLength(300);
+    expect((await small.loadNotifier()).state?.channels.finance).toBeUndefined();
   });
 });
