@@ -7,7 +7,7 @@ import { configArb, drive, HOUR, stepArb } from './streams';
 const PROPERTY_RUNS = { numRuns: 300 };
 
 describe('Property: the notifier over random event streams and clocks', () => {
-  it('delivers every event to each of its channels in exactly one message or digest, or folded into a later event of its alert', () => {
+  it('delivers every event to each of its channels in exactly one message or digest, or folded into another event its alert\u2019s line delivers', () => {
     fc.assert(
       fc.property(
         configArb,
