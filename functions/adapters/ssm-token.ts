@@ -25,10 +25,11 @@ interface Cached {
 /**
  * The deployed `TokenSource`: the SSM SecureString, decrypted, reused for several minutes (one
  * `GetParameter` per container and age; what Powertools Parameters did here, in a few lines
- * instead of 12 KB of every poller's bundle). After `invalidate` (the API rejected the token)
- * the next `get` reads SSM whatever the cache holds, so a token rotated in SSM works on the
- * next request. A failed or empty read is never cached: the next `get` asks again. Errors name
- * the parameter, never its value.
+ * instead of 12 KB of every poller's bundle). `invalidate` (the API rejected the token) drops
+ * the cached token, so the next `get` reads SSM and a token rotated there works on the next
+ * request; the rejected one is never served again, even when that read fails. A failed or
+ * empty read is never cached: the next `get` asks again. Errors name the parameter, never its
+ * value.
  */
 export class SsmTokenSource implements TokenSource {
   readonly #client: SSMClient;
@@ -36,7 +37,6 @@ export class SsmTokenSource implements TokenSource {
   readonly #maxAgeMs: number;
   readonly #now: () => number;
   #cached: Cached | undefined;
-  #forceFetch = false;
   /** Counts invalidations: a read started before the last one must not cache what it got. */
   #generation = 0;
   /** A read under way: concurrent gets (the handler's early fetch, the client's) share it. */
@@ -59,12 +59,8 @@ export class SsmTokenSource implements TokenSource {
   }
 
   async #read(): Promise<string> {
-    // Cleared now, not when the read ends: an invalidate() that arrives while this read is
-    // under way sets it again and is not lost.
-    const forceFetch = this.#forceFetch;
-    this.#forceFetch = false;
     const cached = this.#cached;
-    if (!forceFetch && cached !== undefined && this.#now() < cached.expiresAtMs) {
+    if (cached !== undefined && this.#now() < cached.expiresAtMs) {
       return cached.token;
     }
     const generation = this.#generation;
@@ -75,7 +71,6 @@ export class SsmTokenSource implements TokenSource {
       );
       value = output.Parameter?.Value;
     } catch (error) {
-      if (forceFetch) this.#forceFetch = true;
       throw new TokenUnavailableError(
         `cannot read the API token from SSM parameter ${this.#name}: ${describe(error)}`,
         { cause: error },
@@ -93,10 +88,10 @@ export class SsmTokenSource implements TokenSource {
     return token;
   }
 
-  /** The API rejected the token: the next read bypasses the cache, and does not join a read
+  /** The API rejected the token: it leaves the cache, and the next read does not join a read
    * started before (that one may return the rejected token, and caches nothing). */
   invalidate(): void {
-    this.#forceFetch = true;
+    this.#cached = undefined;
     this.#generation += 1;
     this.#inflight = undefined;
   }

@@ -87,6 +87,20 @@ describe('Class: SsmTokenSource', () => {
     expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
   });
 
+  it('never serves the rejected token again, even when the read after invalidate fails', async () => {
+    ssm
+      .on(GetParameterCommand)
+      .resolvesOnce(answer('rejected'))
+      .resolvesOnce(answer(''))
+      .resolves(answer('rotated'));
+    const tokens = source();
+    expect(await tokens.get()).toBe('rejected');
+    tokens.invalidate();
+    await expect(tokens.get()).rejects.toThrow(TokenUnavailableError);
+    expect(await tokens.get()).toBe('rotated');
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(3);
+  });
+
   it('throws a TokenUnavailableError naming the parameter when SSM is down, and retries next time', async () => {
     ssm
       .on(GetParameterCommand)
