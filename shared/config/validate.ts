@@ -278,26 +278,6 @@ export function validateConfig(raw: unknown, fileName: string): Config {
 }
 
 /**
- * Reads and validates a rules file written as JSON (what the stack bundles beside each handler).
- * Issues name the file by its base name.
- *
- * @throws ConfigReadError when the file cannot be read; ConfigError when it is not JSON or invalid.
- */
-export function loadConfigJsonFile(path: string): Config {
-  const fileName = basename(path);
-  const text = readRulesText(path);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(fileName, [{ path: '', message: `JSON: ${(error as Error).message}` }], {
-      cause: error,
-    });
-  }
-  return validateConfig(data, fileName);
-}
-
-/**
  * The text of a rules file.
  *
  * @throws ConfigReadError when the file cannot be read.
