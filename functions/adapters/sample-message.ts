@@ -29,9 +29,11 @@ const SOURCES: readonly QueuedSample['source'][] = ['live_calls', 'payments'];
 
 /**
  * An ISO 8601 instant with seconds and a zone (`Z` or an offset), as `toISOString` writes it;
- * a fraction of any length.
+ * a fraction of any length. The hour is 00 to 23: Date.parse takes `24:00` for the next
+ * midnight, which the zod schema this replaced refused.
  */
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** The epoch ms of `text` when it is such an instant on a day the calendar has. */
 function readInstant(text: string): number | undefined {

@@ -102,6 +102,7 @@ describe('Function: readSampleMessage', () => {
     ['{"source":"live_calls","sample":1,"dueAt":"soon"}', 'dueAt'],
     ['{"source":"live_calls","sample":1,"dueAt":"2026-11-22T04:00:15"}', 'dueAt'],
     ['{"source":"live_calls","sample":1,"dueAt":"2026-02-31T04:00:15Z"}', 'dueAt'],
+    ['{"source":"live_calls","sample":1,"dueAt":"2026-11-22T24:00:00Z"}', 'dueAt'],
   ])('refuses %s, naming what is wrong', (body, named) => {
     expect(() => readSampleMessage(body)).toThrow(SampleMessageError);
     expect(() => readSampleMessage(body)).toThrow(named);
