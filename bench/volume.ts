@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { parse } from 'yaml';
 import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
+import { writeEmbeddedConfig } from '../shared/config/embedded';
+import { validateConfig } from '../shared/config/validate';
 import { TOO_MANY_ALERTS } from '../shared/engine/limit';
 import {
   bundleChild,
@@ -160,7 +162,8 @@ export async function measureVolumePipeline(
   writeFileSync(file, bodyText('payments', VOLUME_COUNT, nowMs, zone));
   const rulesData = volumeRulesData('telealert.yaml', 0);
   const rules = join(directory, 'volume-rules.json');
-  writeFileSync(rules, JSON.stringify(rulesData));
+  // As the Lambda reads its rules: validated, in the format synth ships.
+  writeEmbeddedConfig(rules, validateConfig(rulesData, 'volume-rules.json'));
   const paymentsRules = (rulesData.rules as { source?: string }[]).filter(
     (rule) => rule.source === 'payments',
   ).length;
