@@ -158,8 +158,8 @@ function flushGroups(
 ): Candidate[] {
   const out: Candidate[] = [];
   for (const [key, group] of work.groups) {
-    const due = release || (group.dueAt !== undefined && group.dueAt <= nowMs);
-    if (group.held.length > 0 && due) {
+    const ready = release || (group.dueAt !== undefined && group.dueAt <= nowMs);
+    if (group.held.length > 0 && ready) {
       if (active) {
         const due = candidates(config, channel, 'alerts', key, group.held, nowMs, group.opensGroup);
         for (const candidate of due) out.push(candidate);
@@ -401,7 +401,7 @@ export function decide(
   actions: readonly PersonAction[] = [],
   options: DecideOptions = {},
 ): Decision {
-  const kept: Required<DecideOptions> = {
+  const how: Required<DecideOptions> = {
     foldAbove: options.foldAbove ?? FOLD_ABOVE,
     release: options.release ?? false,
   };
@@ -423,7 +423,7 @@ export function decide(
       mine,
       nowMs,
       people.direct.get(channel.name) ?? [],
-      kept,
+      how,
     );
     if (result.state !== undefined) channels[channel.name] = result.state;
     for (const message of result.messages) messages.push(message);

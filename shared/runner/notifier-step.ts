@@ -110,6 +110,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
       } catch (error) {
         if (error instanceof NotifierStateTooLargeError && !release) {
           release = true;
+          // Not a lost race: deciding again to release takes none of the attempts races get.
           attempt -= 1;
           continue;
         }
