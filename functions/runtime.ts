@@ -145,7 +145,8 @@ export function createRuntime(
   const tableName = env[ENV.table];
   if (!tableName) throw new RuntimeConfigError(`${ENV.table} is not set: the state table's name`);
   const topics = readTopics(env[ENV.topics]);
-  const missing = Object.keys(config.channels).filter((channel) => !(channel in topics));
+  // Own keys only: `in` would find a channel named `constructor` on Object's prototype.
+  const missing = Object.keys(config.channels).filter((channel) => !Object.hasOwn(topics, channel));
   if (missing.length > 0) {
     throw new RuntimeConfigError(
       `${ENV.topics} has no topic for channel(s) ${missing.join(', ')}: redeploy the stack with this rules file`,

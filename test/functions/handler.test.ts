@@ -149,6 +149,14 @@ describe('Function: createRuntime', () => {
     );
   });
 
+  it('refuses a channel named like an object property that has no topic', () => {
+    const file = join(directory, 'constructor.json');
+    writeEmbeddedConfig(file, parseConfig(RULES.replaceAll('oncall', 'constructor'), 'x.yaml'));
+    expect(() =>
+      createRuntime({ ...baseEnv(), TELEALERT_CONFIG_FILE: file, TELEALERT_TOPICS: '{}' }),
+    ).toThrow('TELEALERT_TOPICS has no topic for channel(s) constructor');
+  });
+
   it('refuses topics that are not a JSON object of ARNs, saying what is wrong', () => {
     for (const [topics, reason] of [
       ['["x"]', 'it is an array'],
