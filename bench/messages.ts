@@ -57,7 +57,7 @@ function channelFigures(config: Config, text: string): ChannelFigure[] {
  * The busy-evening scenario as the pollers would see it for two hours: live calls at every
  * sample of `sources.live_calls`, payments every `sources.payments.every` over the lookback.
  */
-export function busyEveningTimeline(config: Config): string {
+function busyEveningTimeline(config: Config): string {
   const run: ScenarioRun = {
     scenario: SCENARIOS['busy-evening'],
     startMs: START_MS,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { TelealertStack } from '../infra/stack';
@@ -43,9 +43,4 @@ export function synthesize(configFile: string, outdir: string, bundleAwsSdk: boo
     assets.push({ source, dir, file, bytes: statSync(file).size });
   }
   return assets.sort((a, b) => a.source.localeCompare(b.source));
-}
-
-/** Every file of a bundle directory with its size (for the report). */
-export function bundleFiles(dir: string): Record<string, number> {
-  return Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).size]));
 }

@@ -7,9 +7,6 @@ import type { Silence } from './types';
 /** Ended silences stay listed this long (`telealert silence list`), then are forgotten. */
 export const SILENCE_RETENTION_MS = 24 * 3_600_000;
 
-/** The names a matcher may use besides an alert's labels. */
-export const ALERT_FIELDS = ['rule', 'severity', 'source'] as const;
-
 /** What a silence is matched against: an alert's rule, severity, source and labels. */
 export interface Matchable {
   readonly rule: string;
