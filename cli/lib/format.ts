@@ -15,6 +15,13 @@ export function prettyLine(notification: Notification, zone: string, colour: boo
   return `${time}  ${colour ? `${COLOURS[notification.status]}${line}${COLOURS.reset}` : line}`;
 }
 
+/** How the local publishers print: JSON Lines, or for people in a zone, with or without colour. */
+export interface PrintStyle {
+  readonly json: boolean;
+  readonly zone: string;
+  readonly colour: boolean;
+}
+
 /** The local `Publisher`: prints each notification, as JSON Lines or for people. */
 export class PrintingPublisher implements Publisher {
   sent = 0;
@@ -23,11 +30,7 @@ export class PrintingPublisher implements Publisher {
 
   constructor(
     private readonly write: (text: string) => void,
-    private readonly style: {
-      readonly json: boolean;
-      readonly zone: string;
-      readonly colour: boolean;
-    },
+    private readonly style: PrintStyle,
   ) {}
 
   async publish(notifications: readonly Notification[]): Promise<PublishOutcome> {
@@ -69,11 +72,7 @@ export class PrintingMessagePublisher implements MessagePublisher {
 
   constructor(
     private readonly write: (text: string) => void,
-    private readonly style: {
-      readonly json: boolean;
-      readonly zone: string;
-      readonly colour: boolean;
-    },
+    private readonly style: PrintStyle,
   ) {}
 
   async publish(messages: readonly Message[]): Promise<{ delivered: readonly string[] }> {
