@@ -59,15 +59,11 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
     token: TOKEN,
   });
   const directory = await mkdtemp(join(tmpdir(), `telealert-${options.prefix}-`));
-  const configFile = join(directory, 'telealert.json');
-  writeEmbeddedConfig(
-    configFile,
-    parseConfig(rulesFile(simulator.url, TOKEN_PARAMETER, options.samples), 'telealert.yaml'),
+  useDeployedEnvironment(
+    stack,
+    directory,
+    rulesFile(simulator.url, TOKEN_PARAMETER, options.samples),
   );
-  process.env.TELEALERT_CONFIG_FILE = configFile;
-  process.env.TELEALERT_TABLE = stack.tableName;
-  process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const dynamodb = new DynamoDBClient({});
 
   return {
@@ -92,6 +88,28 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Writes `rulesText` validated, as synth ships it, into `directory`, and sets the environment a
+ * deployed function reads (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, `TELEALERT_TOPICS`, metrics
+ * off); with `delivery: 'messages'`, the pollers hand their events to the notifier, as the stack
+ * sets them to.
+ */
+export function useDeployedEnvironment(
+  stack: FakeStack,
+  directory: string,
+  rulesText: string,
+  delivery?: 'messages',
+): void {
+  const configFile = join(directory, 'telealert.json');
+  writeEmbeddedConfig(configFile, parseConfig(rulesText, 'telealert.yaml'));
+  process.env.TELEALERT_CONFIG_FILE = configFile;
+  process.env.TELEALERT_TABLE = stack.tableName;
+  process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  if (delivery === undefined) delete process.env.TELEALERT_DELIVERY;
+  else process.env.TELEALERT_DELIVERY = delivery;
 }
 
 /** A logger that writes nothing: these tests read the queues and the table, not the logs. */

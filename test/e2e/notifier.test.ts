@@ -4,15 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
-import { writeEmbeddedConfig } from '../../shared/config/embedded';
-import { parseConfig } from '../../shared/config/load';
 import type { Message } from '../../shared/notifier/types';
 import type { NotifierStepResult } from '../../shared/runner/notifier-step';
 import { zonedTimeToEpoch } from '../../shared/time/zone';
 import { ManualClock } from '../../simulator/clock';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { createFakeStack, type FakeStack } from '../support/aws';
-import { lambdaContext, silentLogger } from './lambda';
+import { lambdaContext, silentLogger, useDeployedEnvironment } from './lambda';
 import { type Moto, startMoto } from './moto';
 import { DID_A, e2eScenario, MINUTE, rulesFile } from './scenario';
 
@@ -53,19 +51,13 @@ beforeAll(async () => {
   });
   simulator = await startSimulator({ port: 0, scenario: e2eScenario, clock, token: 'token-1' });
   directory = await mkdtemp(join(tmpdir(), 'telealert-e2n-'));
-  const configFile = join(directory, 'telealert.json');
   // Finance keeps Monday office hours: Saturday's payment waits for Monday's digest.
   const text = rulesFile(simulator.url, TOKEN_PARAMETER).replace(
     'finance: { email: [finance@example.com] }',
     'finance: { email: [finance@example.com], active: { days: [mon], from: "09:00", to: "18:00" } }',
   );
-  writeEmbeddedConfig(configFile, parseConfig(text, 'telealert.yaml'));
-  process.env.TELEALERT_CONFIG_FILE = configFile;
-  process.env.TELEALERT_TABLE = stack.tableName;
-  process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   // The stack's setting: the pollers hand their events to the notifier.
-  process.env.TELEALERT_DELIVERY = 'messages';
+  useDeployedEnvironment(stack, directory, text, 'messages');
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 

@@ -6,8 +6,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli/main';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
-import { writeEmbeddedConfig } from '../../shared/config/embedded';
-import { parseConfig } from '../../shared/config/load';
 import type { Message } from '../../shared/notifier/types';
 import type { NotifierStepResult } from '../../shared/runner/notifier-step';
 import { ManualClock } from '../../simulator/clock';
@@ -16,7 +14,7 @@ import type { Scenario } from '../../simulator/scenarios/types';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { memoryIo } from '../cli/io';
 import { createFakeStack, type FakeStack } from '../support/aws';
-import { lambdaContext, silentLogger } from './lambda';
+import { lambdaContext, silentLogger, useDeployedEnvironment } from './lambda';
 import { type Moto, startMoto } from './moto';
 
 /** Saturday 21 November 2026, 10:00 in India. */
@@ -150,13 +148,7 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'telealert-e2p-'));
   const text = rules(simulator.url);
   await writeFile(join(directory, 'telealert.yaml'), text);
-  const configFile = join(directory, 'telealert.json');
-  writeEmbeddedConfig(configFile, parseConfig(text, 'telealert.yaml'));
-  process.env.TELEALERT_CONFIG_FILE = configFile;
-  process.env.TELEALERT_TABLE = stack.tableName;
-  process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  process.env.TELEALERT_DELIVERY = 'messages';
+  useDeployedEnvironment(stack, directory, text, 'messages');
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 

@@ -6,13 +6,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { handler as liveCalls } from '../../functions/live-calls';
 import { handler as payments } from '../../functions/payments';
-import { writeEmbeddedConfig } from '../../shared/config/embedded';
-import { parseConfig } from '../../shared/config/load';
 import type { RunSummary } from '../../shared/runner/types';
 import { ManualClock } from '../../simulator/clock';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { createFakeStack, type FakeStack } from '../support/aws';
-import { lambdaContext } from './lambda';
+import { lambdaContext, useDeployedEnvironment } from './lambda';
 import { type Moto, startMoto } from './moto';
 import { DID_A, DID_B, DID_C, e2eScenario, MINUTE, rulesFile } from './scenario';
 
@@ -58,16 +56,7 @@ beforeAll(async () => {
   });
   simulator = await startSimulator({ port: 0, scenario: e2eScenario, clock, token: 'token-1' });
   directory = await mkdtemp(join(tmpdir(), 'telealert-e2e-'));
-  // The bundled runtime reads the rules as synth ships them: validated, as JSON.
-  const configFile = join(directory, 'telealert.json');
-  writeEmbeddedConfig(
-    configFile,
-    parseConfig(rulesFile(simulator.url, TOKEN_PARAMETER), 'telealert.yaml'),
-  );
-  process.env.TELEALERT_CONFIG_FILE = configFile;
-  process.env.TELEALERT_TABLE = stack.tableName;
-  process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  useDeployedEnvironment(stack, directory, rulesFile(simulator.url, TOKEN_PARAMETER));
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 
