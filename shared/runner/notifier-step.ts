@@ -17,11 +17,14 @@ const DEFAULT_OWED_GRACE_MS = 120_000;
 
 /**
  * How long an event taken in is remembered: past the time its poller takes to come back and
- * mark it sent (its next run), with room. At least an hour.
+ * mark it sent (its next run), with room: at least an hour. `tight`, when the state is too
+ * large to store: three runs of the slowest poller, the least that still covers a poller that
+ * crashed before marking its events sent (a flood of some 45,000 events an hour would otherwise
+ * fill the item with their ids alone, and no step could commit).
  */
-export function consumedRetentionMs(config: Config): number {
+export function consumedRetentionMs(config: Config, tight = false): number {
   const slowest = Math.max(config.sources.live_calls.everyMs, config.sources.payments.everyMs);
-  return Math.max(HOUR_MS, 3 * slowest);
+  return tight ? 3 * slowest : Math.max(HOUR_MS, 3 * slowest);
 }
 
 export interface NotifierStepOptions {
@@ -65,7 +68,8 @@ export interface NotifierStepResult {
  *
  * A state too large to store (`NotifierStateTooLargeError`: more alerts kept than the item
  * holds) is not a step that fails until someone acts: the step decides again releasing what it
- * kept (`decide`'s `release`), so the people are told early rather than not at all.
+ * kept (`decide`'s `release`), so the people are told early rather than not at all, and
+ * remembering the events it took in for the least time that is safe (`consumedRetentionMs`).
  *
  * @throws NotifierConflictError after repeated lost races; the store's errors as they are.
  */
@@ -86,7 +90,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     const stored = await store.loadNotifier();
     const nowMs = now();
     const consumed: Record<string, number> = {};
-    const forgetBefore = nowMs - consumedRetentionMs(config);
+    const forgetBefore = nowMs - consumedRetentionMs(config, release);
     for (const [id, at] of Object.entries(stored.consumed))
       if (at >= forgetBefore) consumed[id] = at;
     const fresh: Notification[] = [];

@@ -139,4 +139,40 @@ describe('Function: notifierStep', () => {
     expect(second.decided.flatMap((item) => item.delivers)).toHaveLength(300);
     expect((await small.loadNotifier()).state?.channels.finance).toBeUndefined();
   });
+
+  it('remembers the events it took in for less time when their ids alone make the state too large', async () => {
+    /** A store whose item holds the ids of 150 events taken in, as a flood fills the real one. */
+    const small = new (class extends MemoryNotifierStore {
+      override async commitNotifier(expected: number, next: NotifierCommit): Promise<number> {
+        const ids = Object.keys(next.consumed).length;
+        if (ids > 150) throw new NotifierStateTooLargeError(ids, 150);
+        return super.commitNotifier(expected, next);
+      }
+    })();
+    const publisher = new MemoryMessagePublisher();
+    const batch = (from: number, atMs: number) =>
+      Array.from({ length: 100 }, (_, i) => event(`c${from + i}`, atMs));
+    await notifierStep({
+      config: CONFIG,
+      store: small,
+      publisher,
+      now: () => T0,
+      events: batch(0, T0),
+    });
+    // Within the hour, but past three runs of the slowest poller (payments, every 5 minutes).
+    const later = T0 + 20 * MINUTE;
+    const result = await notifierStep({
+      config: CONFIG,
+      store: small,
+      publisher,
+      now: () => later,
+      events: batch(100, later),
+    });
+    expect(result).toMatchObject({ taken: 100, released: true, unpublished: [] });
+    const told = new Set(publisher.published.flatMap((m) => m.alerts.map((a) => a.key)));
+    expect(told.size).toBe(200);
+    const kept = Object.values((await small.loadNotifier()).consumed);
+    expect(kept).toHaveLength(100);
+    expect(kept.every((at) => at === later)).toBe(true);
+  });
 });
