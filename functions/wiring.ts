@@ -69,7 +69,12 @@ export function wirePoller(
     runtime,
     tokens,
     ...(runtime.sampleQueue ? { samples: runtime.sampleQueue.queue } : {}),
-    store: new DynamoStateStore({ client: runtime.dynamodb, tableName: runtime.tableName, now }),
+    store: new DynamoStateStore({
+      client: runtime.dynamodb,
+      tableName: runtime.tableName,
+      now,
+      onOrphanLeft: orphanLeft(logger),
+    }),
     publisher:
       deliveryOf(env ?? process.env) === 'messages'
         ? new NotifierHandoff({
@@ -109,7 +114,12 @@ function notifierPorts(
   { now, sleep, logger }: WiringContext,
 ): { store: NotifierStore; publisher: MessagePublisher } {
   return {
-    store: new DynamoNotifierStore({ client: runtime.dynamodb, tableName: runtime.tableName, now }),
+    store: new DynamoNotifierStore({
+      client: runtime.dynamodb,
+      tableName: runtime.tableName,
+      now,
+      onOrphanLeft: orphanLeft(logger),
+    }),
     publisher: new SnsMessagePublisher({
       client: runtime.sns,
       topics: runtime.topics,
@@ -118,4 +128,16 @@ function notifierPorts(
       sms: smsPublishing(runtime.config),
     }),
   };
+}
+
+/**
+ * A crashed commit's leftover item a load could not delete: harmless (never delivered, gone
+ * with its TTL), but a role without DeleteItem would otherwise leave them unseen.
+ */
+function orphanLeft(logger: Logger): (sortKey: string, error: unknown) => void {
+  return (sortKey, error) =>
+    logger.warn('cannot delete a leftover item of a crashed commit; its TTL will', {
+      sortKey,
+      error: error instanceof Error ? error.message : String(error),
+    });
 }

@@ -21,9 +21,14 @@ export interface DeployedStores {
  * from the environment as for the AWS CLI (`AWS_PROFILE`, `AWS_REGION`, ...): no endpoint of
  * telealert's own is involved.
  *
+ * A crashed commit's leftover item the user's credentials cannot delete is said once on `warn`.
+ *
  * @throws CliError (exit 1) when the stack cannot be read or has no table output.
  */
-export async function deployedStores(stackName: string): Promise<DeployedStores> {
+export async function deployedStores(
+  stackName: string,
+  warn: (text: string) => void,
+): Promise<DeployedStores> {
   const limits = clientOptions({ requestTimeoutMs: 10_000 });
   const cloudformation = new CloudFormationClient(limits);
   let tableName: string | undefined;
@@ -51,9 +56,19 @@ export async function deployedStores(stackName: string): Promise<DeployedStores>
     );
   }
   const client = new DynamoDBClient(limits);
+  // Said once: one missing permission leaves every leftover item, each for the same reason.
+  let warned = false;
+  const onOrphanLeft = (sortKey: string, error: unknown) => {
+    if (warned) return;
+    warned = true;
+    const reason = error instanceof Error ? error.message : String(error);
+    warn(
+      `telealert: cannot delete ${sortKey}, left by a crashed commit, in ${tableName} (${reason}); it expires with its TTL. Do your credentials allow dynamodb:DeleteItem?\n`,
+    );
+  };
   return {
-    notifier: new DynamoNotifierStore({ client, tableName }),
-    state: new DynamoStateStore({ client, tableName }),
+    notifier: new DynamoNotifierStore({ client, tableName, onOrphanLeft }),
+    state: new DynamoStateStore({ client, tableName, onOrphanLeft }),
     where: `table ${tableName} of stack ${stackName}`,
   };
 }

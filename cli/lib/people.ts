@@ -49,7 +49,7 @@ export async function peopleStore(
     if (options.state !== undefined) throw new UsageError('give --stack or --state, not both');
     // Loaded only here: a local command never loads the AWS SDK.
     const { deployedStores } = await import('./deployed');
-    return deployedStores(options.stack);
+    return deployedStores(options.stack, io.stderr);
   }
   const path = resolve(io.cwd, options.state ?? DEFAULT_STATE_FILE);
   const store = new FileStateStore(path);

@@ -35,6 +35,9 @@ import { ATTR, commitRevision, STATE_SK } from './dynamodb-state-items';
 
 type Item = Record<string, AttributeValue>;
 
+/** Told of an orphan a read could not delete: its sort key and why. */
+export type OrphanLeft = (sortKey: string, error: unknown) => void;
+
 /** A partition as read: its state item, revision, and the owed items that are owed. */
 export interface PartitionRead {
   /** Absent before the first commit. */
@@ -76,13 +79,15 @@ export async function readPartition(
  * Deletes orphans, each only if it changed since it was read: the condition names the exact
  * set of commit ids seen, so an item deleted by another run and written again by a commit in
  * flight (the same id, another commit) is left alone. Best effort: an orphan is never
- * delivered, so a failed delete (throttling, a timeout) only leaves it to the next read or to
- * its TTL, and must not fail the run.
+ * delivered, so a failed delete (throttling, a timeout, a role without DeleteItem) only leaves
+ * it to the next read or to its TTL, and must not fail the run: `onLeft` hears of it, so a
+ * missing permission shows. An item that changed since it was read is no failure.
  */
 export async function deleteOrphans(
   client: DynamoDBClient,
   table: string,
   orphans: readonly Item[],
+  onLeft?: OrphanLeft,
 ): Promise<void> {
   await parallel(orphans, async (item) => {
     const commits = item[ATTR.commits]?.SS ?? [];
@@ -103,8 +108,9 @@ export async function deleteOrphans(
           },
         }),
       );
-    } catch {
+    } catch (error) {
       // Left for the next read or the TTL (see above).
+      if (!(error instanceof ConditionalCheckFailedException)) onLeft?.(item.sk?.S ?? '', error);
     }
   });
 }

@@ -12,6 +12,7 @@ import {
   deleteKeys,
   deleteOrphans,
   liveCommits,
+  type OrphanLeft,
   putOwed,
   readPartition,
   writeState,
@@ -50,6 +51,8 @@ export interface DynamoNotifierStoreOptions {
   readonly now?: () => number;
   /** Waits between retries of unprocessed batch deletes. @default setTimeout */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of a crashed commit's leftover item a load could not delete (left to its TTL). */
+  readonly onOrphanLeft?: OrphanLeft;
 }
 
 /**
@@ -68,6 +71,7 @@ export class DynamoNotifierStore implements NotifierStore {
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #onOrphanLeft: OrphanLeft | undefined;
 
   constructor(options: DynamoNotifierStoreOptions) {
     this.#client = options.client;
@@ -75,6 +79,7 @@ export class DynamoNotifierStore implements NotifierStore {
     this.#ttlMs = options.ttlMs ?? 30 * DAY_MS;
     this.#now = options.now ?? (() => Date.now());
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#onOrphanLeft = options.onOrphanLeft;
   }
 
   async loadNotifier(): Promise<StoredNotifier> {
@@ -93,7 +98,7 @@ export class DynamoNotifierStore implements NotifierStore {
         cause: error,
       });
     }
-    await deleteOrphans(this.#client, this.#table, read.orphans);
+    await deleteOrphans(this.#client, this.#table, read.orphans, this.#onOrphanLeft);
     owed.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1));
     return { state: body.state, revision: read.revision, consumed: body.consumed, owed };
   }

@@ -14,6 +14,7 @@ import {
   deleteKeys,
   deleteOrphans,
   liveCommits,
+  type OrphanLeft,
   putOwed,
   readPartition,
   writeState,
@@ -41,6 +42,8 @@ export interface DynamoStateStoreOptions {
   readonly now?: () => number;
   /** Waits between retries of unprocessed batch deletes. @default setTimeout */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of a crashed commit's leftover item a load could not delete (left to its TTL). */
+  readonly onOrphanLeft?: OrphanLeft;
 }
 
 /**
@@ -62,6 +65,7 @@ export class DynamoStateStore implements StateStore {
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #onOrphanLeft: OrphanLeft | undefined;
 
   constructor(options: DynamoStateStoreOptions) {
     this.#client = options.client;
@@ -69,6 +73,7 @@ export class DynamoStateStore implements StateStore {
     this.#ttlMs = options.ttlMs ?? 30 * DAY_MS;
     this.#now = options.now ?? (() => Date.now());
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#onOrphanLeft = options.onOrphanLeft;
   }
 
   async load(source: SourceName): Promise<StoredState> {
@@ -84,7 +89,7 @@ export class DynamoStateStore implements StateStore {
         cause: error,
       });
     }
-    await deleteOrphans(this.#client, this.#table, read.orphans);
+    await deleteOrphans(this.#client, this.#table, read.orphans, this.#onOrphanLeft);
     const writtenAt = read.stateItem[ATTR.writtenAt]?.N;
     return {
       state,

@@ -265,6 +265,36 @@ describe('Class: DynamoStateStore (mocked)', () => {
       expect(loaded).toMatchObject({ revision: 3, owed: [] });
     });
 
+    it('tells of an orphan it cannot delete, but not of one that changed since it was read', async () => {
+      const denied = owedItem('denied', '2026-11-21T04:30:00.000Z', [newCommitId(3)]);
+      const rewritten = owedItem('rewritten', '2026-11-21T04:31:00.000Z', [newCommitId(2)]);
+      dynamodb.on(QueryCommand).resolves({ Items: [denied, rewritten, stateItem(3, [])] });
+      dynamodb
+        .on(DeleteItemCommand, {
+          Key: { pk: denied.pk as AttributeValue, sk: denied.sk as AttributeValue },
+        })
+        .rejects(new Error('AccessDeniedException: not authorized to perform dynamodb:DeleteItem'))
+        .on(DeleteItemCommand, {
+          Key: { pk: rewritten.pk as AttributeValue, sk: rewritten.sk as AttributeValue },
+        })
+        .rejects(
+          new ConditionalCheckFailedException({
+            message: 'The conditional request failed',
+            $metadata: {},
+          }),
+        );
+      const left: [string, string][] = [];
+      const loaded = await new DynamoStateStore({
+        client: new DynamoDBClient({ region: 'us-east-1' }),
+        tableName: 't',
+        onOrphanLeft: (sortKey, error) => left.push([sortKey, (error as Error).message]),
+      }).load('live_calls');
+      expect(loaded.owed).toEqual([]);
+      expect(left).toEqual([
+        [denied.sk?.S, 'AccessDeniedException: not authorized to perform dynamodb:DeleteItem'],
+      ]);
+    });
+
     it('reports a state item it cannot read as a StateStoreError', async () => {
       dynamodb.on(QueryCommand).resolves({
         Items: [{ ...stateItem(1, []), state: { B: new Uint8Array([1, 2, 3]) } }],
