@@ -49,8 +49,8 @@ Options:
                   malformed-json, html[:502], truncated, wrong-types, empty)
   --speed X       simulated seconds per real second (simulate default 1, demo default 60)
   --stop-after D  the demo stops by itself after this much real time (30s, 2m)
-  --match N=V     a silence matcher: rule, severity, source or a label (did=+918000000001);
-                  every one must hold
+  --match N=V     a silence matcher: rule, severity, source or a label (did=+918000000001;
+                  labels.rule=R: the rule a too_many_alerts stands for); every one must hold
   --for D         how long a silence lasts from now (2h); or --until TIME (2026-11-21 14:00
                   in the config timezone, or ISO-8601 with an offset)
   --comment TEXT  why (shown by silence list)

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { didYouMean } from '../../shared/config/hints';
+import { LABEL_PREFIX } from '../../shared/notifier/silence';
 import type { NotifierState } from '../../shared/notifier/types';
 import { NotifierConflictError } from '../../shared/ports/errors';
 import { FileStateStore } from '../../shared/ports/file';
@@ -102,15 +103,24 @@ export function readMatchers(
     if (Object.hasOwn(matchers, name)) {
       throw new UsageError(`--match ${name} given twice: a silence's matchers must all hold`);
     }
+    if (name === LABEL_PREFIX) {
+      throw new UsageError(
+        `--match "${match}": write labels.NAME=VALUE, e.g. labels.rule=large-payment`,
+      );
+    }
     const known: Record<string, readonly string[]> = {
       rule: [...config.rules.map((rule) => rule.name), 'source_unavailable', 'too_many_alerts'],
+      // The rule a `too_many_alerts` stands for.
+      [`${LABEL_PREFIX}rule`]: config.rules.map((rule) => rule.name),
       severity: SEVERITIES,
       source: SOURCES,
     };
     const allowed = known[name];
     if (allowed !== undefined && !allowed.includes(value)) {
       const hint = didYouMean(value, allowed) || `; one of ${allowed.join(', ')}`;
-      throw new UsageError(`--match ${name}=${value}: no such ${name}${hint}`);
+      throw new UsageError(
+        `--match ${name}=${value}: no such ${name.startsWith(LABEL_PREFIX) ? name.slice(LABEL_PREFIX.length) : name}${hint}`,
+      );
     }
     matchers[name] = value;
   }

@@ -15,7 +15,15 @@ export interface Matchable {
   readonly labels: Readonly<Record<string, string>>;
 }
 
+/**
+ * A matcher's name: `rule`, `severity`, `source`, or a label; `labels.NAME` names the label
+ * even where it shares a field's name (`too_many_alerts` carries the limited rule as its
+ * `rule` label: `labels.rule=every-payment`).
+ */
+export const LABEL_PREFIX = 'labels.';
+
 function fieldOf(alert: Matchable, name: string): string | undefined {
+  if (name.startsWith(LABEL_PREFIX)) return alert.labels[name.slice(LABEL_PREFIX.length)];
   if (name === 'rule') return alert.rule;
   if (name === 'severity') return alert.severity;
   if (name === 'source') return alert.source;

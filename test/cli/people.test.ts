@@ -199,6 +199,14 @@ describe('Commands: silence, ack, alerts (local state)', () => {
       ],
       [['--match', 'rule', '--for', '1h', '--comment', 'x'], '--match "rule": write NAME=VALUE'],
       [
+        ['--match', 'labels.rule=stuck-ringin', '--for', '1h', '--comment', 'x'],
+        '--match labels.rule=stuck-ringin: no such rule; did you mean "stuck-ringing"?',
+      ],
+      [
+        ['--match', 'labels.=x', '--for', '1h', '--comment', 'x'],
+        '--match "labels.=x": write labels.NAME=VALUE',
+      ],
+      [
         ['--match', 'rule=long-call', '--comment', 'x'],
         'say how long: --for DURATION (2h) or --until TIME',
       ],

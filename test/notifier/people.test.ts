@@ -57,6 +57,19 @@ describe('Function: silenceMatches', () => {
     expect(silenceMatches(silence({ agent: 'x' }), payment)).toBe(false);
   });
 
+  it('names a label that shares a field name with labels.NAME (the rule too_many_alerts stands for)', () => {
+    const limited = {
+      rule: 'too_many_alerts',
+      severity: 'warning',
+      source: 'payments',
+      labels: { rule: 'every-payment' },
+    } as const;
+    expect(silenceMatches(silence({ 'labels.rule': 'every-payment' }), limited)).toBe(true);
+    expect(silenceMatches(silence({ 'labels.rule': 'large-payment' }), limited)).toBe(false);
+    expect(silenceMatches(silence({ rule: 'every-payment' }), limited)).toBe(false);
+    expect(silenceMatches(silence({ 'labels.did': '08000000001' }), payment)).toBe(true);
+  });
+
   it('holds from its start until its end, not after', () => {
     const list = [silence({ rule: 'large-payment' })];
     expect(silenceFor(list, payment, T0 - 1)).toBeUndefined();
