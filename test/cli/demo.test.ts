@@ -77,7 +77,7 @@ describe('Command: demo', () => {
     expect(out).toMatch(/^telealert demo: simulator /);
     // Which alert is told first depends on how far the scenario's clock (real time, 240x) got
     // before the first poll, so on how busy the machine is: any first message, in the printed
-    // shape (test/cli/format.test.ts pins its every character).
+    // shape (test/cli/lib/format.test.ts pins its every character).
     expect(out).toMatch(
       /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} IST {2}oncall {2}alerts \(\d+ alerts?\)\n {2}SMS {4}\S.*\n {2}email {2}\[(CRITICAL|WARNING)\] \S/m,
     );

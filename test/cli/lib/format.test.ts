@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prettyMessage } from '../../cli/lib/format';
-import type { Message, MessageAlert } from '../../shared/notifier/types';
+import { prettyMessage } from '../../../cli/lib/format';
+import type { Message, MessageAlert } from '../../../shared/notifier/types';
 
 const ZONE = 'Asia/Kolkata';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { pollOnSchedule } from '../../cli/lib/scheduler';
-import { StateStoreError } from '../../shared/ports/errors';
-import { MemoryPublisher, MemoryStateStore } from '../../shared/ports/memory';
-import type { StateStore } from '../../shared/ports/types';
-import { RecordBatch } from '../../shared/records/batch';
-import type { PollClient } from '../../shared/runner/types';
-import { config, MINUTE, T0 } from '../engine/fixtures';
+import { pollOnSchedule } from '../../../cli/lib/scheduler';
+import { StateStoreError } from '../../../shared/ports/errors';
+import { MemoryPublisher, MemoryStateStore } from '../../../shared/ports/memory';
+import type { StateStore } from '../../../shared/ports/types';
+import { RecordBatch } from '../../../shared/records/batch';
+import type { PollClient } from '../../../shared/runner/types';
+import { config, MINUTE, T0 } from '../../engine/fixtures';
 
 const BOTH = config([
   { name: 'calls', where: {}, count: '> 100' },
