@@ -3,14 +3,11 @@ import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { embedConfig } from '../shared/config/embedded';
 import { MissingFileError } from './errors';
-import { type HandlerFunctionProps, handlerPackaging, NOTIFIER_ENTRY } from './poller';
+import { type HandlerFunctionProps, handlerFunctionProps, NOTIFIER_ENTRY } from './poller';
 
 /** The notifier's clock: EventBridge's shortest rate. */
 const EVERY = Duration.minutes(1);
@@ -33,25 +30,10 @@ export class NotifierFunction extends Construct {
     const entry = join(props.functionsDir, NOTIFIER_ENTRY);
     if (!existsSync(entry)) throw new MissingFileError('handler entry of the notifier', entry);
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
-    // As the pollers': the zone's offsets for the years around this synth (no ICU at cold start).
-    const embedded = embedConfig(props.config, new Date().getUTCFullYear());
     this.function = new NodejsFunction(this, 'Function', {
-      entry,
-      handler: 'handler',
-      projectRoot: props.projectRoot,
-      depsLockFilePath: props.depsLockFilePath,
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
-      memorySize: props.memorySize,
+      ...handlerFunctionProps(props, entry, this.logGroup),
       timeout: Duration.seconds(50),
-      role: props.role,
-      logGroup: this.logGroup,
-      // One step at a time where it matters; the conditional writes cover a missing reservation.
-      reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
-      retryAttempts: 0,
       maxEventAge: Duration.minutes(1),
-      onFailure: new SqsDestination(props.deadLetterQueue),
-      ...handlerPackaging(props, props.configFile, embedded),
     });
     this.schedule = new Rule(this, 'Schedule', {
       description: 'telealert: the notifier sends what is due (held groups, digests) every minute',

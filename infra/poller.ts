@@ -12,7 +12,7 @@ import {
   type NodejsFunctionProps,
   OutputFormat,
 } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
@@ -165,26 +165,10 @@ export class SourcePoller extends Construct {
     if (!existsSync(entry)) throw new MissingFileError(`handler entry of ${source}`, entry);
 
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
-    const configFile = props.configFile;
-    // The zone's offsets for the years around this synth ship with the config (no ICU at cold
-    // start); synth is where the clock is read.
-    const embedded = embedConfig(props.config, new Date().getUTCFullYear());
     this.function = new NodejsFunction(this, 'Function', {
-      entry,
-      handler: 'handler',
-      projectRoot: props.projectRoot,
-      depsLockFilePath: props.depsLockFilePath,
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
-      memorySize: props.memorySize,
+      ...handlerFunctionProps(props, entry, this.logGroup),
       timeout: pollerTimeout(everyMs),
-      role: props.role,
-      logGroup: this.logGroup,
-      reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
-      retryAttempts: 0,
       maxEventAge: pollerMaxEventAge(everyMs),
-      onFailure: new SqsDestination(props.deadLetterQueue),
-      ...handlerPackaging(props, configFile, embedded),
     });
 
     if ((props.samples ?? 1) > 1) {
@@ -213,6 +197,36 @@ export class SourcePoller extends Construct {
   }
 }
 
+/**
+ * What every telealert function shares (pollers and the notifier): the handler and its
+ * packaging, Node 24 on ARM, memory, role, log group, one instance at a time when reserved, no
+ * retry of a failed invocation (the next scheduled one comes) and failures to the dead-letter
+ * queue. The zone's offsets for the years around this synth ship with the config (no ICU at
+ * cold start); synth is where the clock is read.
+ */
+export function handlerFunctionProps(
+  props: HandlerFunctionProps,
+  entry: string,
+  logGroup: ILogGroup,
+): NodejsFunctionProps {
+  const embedded = embedConfig(props.config, new Date().getUTCFullYear());
+  return {
+    entry,
+    handler: 'handler',
+    projectRoot: props.projectRoot,
+    depsLockFilePath: props.depsLockFilePath,
+    runtime: Runtime.NODEJS_24_X,
+    architecture: Architecture.ARM_64,
+    memorySize: props.memorySize,
+    role: props.role,
+    logGroup,
+    reservedConcurrentExecutions: props.reserveConcurrency ? 1 : undefined,
+    retryAttempts: 0,
+    onFailure: new SqsDestination(props.deadLetterQueue),
+    ...handlerPackaging(props, props.configFile, embedded),
+  };
+}
+
 /** What a telealert handler's packaging needs to know. */
 export interface HandlerPackagingProps {
   readonly projectRoot: string;
@@ -226,7 +240,7 @@ export interface HandlerPackagingProps {
  * for node24, the `node:http` and credential aliases, and the rules file and validated config
  * (with the digest that ties them to this bundle) copied beside the handler.
  */
-export function handlerPackaging(
+function handlerPackaging(
   props: HandlerPackagingProps,
   configFile: string,
   embedded: EmbeddedConfig,
