@@ -23,6 +23,8 @@ const TOKEN = 'token-1';
 export interface RuntimeHarness {
   readonly stack: FakeStack;
   readonly simulator: RunningSimulator;
+  /** A scratch directory of the test's own (the rules as written live there), removed by `close`. */
+  readonly directory: string;
   /** The `sk` of every item of a source's partition in the state table, read consistently. */
   tableKeys(source: SourceName): Promise<string[]>;
   close(): Promise<void>;
@@ -36,6 +38,12 @@ export interface RuntimeHarnessOptions {
   readonly clock: ManualClock;
   /** `sources.live_calls.samples` of the rules. @default 1 */
   readonly samples?: number;
+  /** The stack's channels. @default oncall, managers (critical only), finance */
+  readonly channels?: Parameters<typeof createFakeStack>[0]['channels'];
+  /** The rules file's text for the simulator's URL. @default the e2e rules (`scenario.ts`) */
+  readonly rules?: (baseUrl: string, tokenParameter: string) => string;
+  /** `messages`: the pollers hand their events to the notifier, as the stack sets them. */
+  readonly delivery?: 'messages';
 }
 
 /**
@@ -48,7 +56,11 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
   moto.applyEnv();
   const stack = await createFakeStack({
     prefix: options.prefix,
-    channels: { oncall: {}, managers: { minSeverity: 'critical' }, finance: {} },
+    channels: options.channels ?? {
+      oncall: {},
+      managers: { minSeverity: 'critical' },
+      finance: {},
+    },
     tokenParameter: TOKEN_PARAMETER,
     token: TOKEN,
   });
@@ -59,16 +71,16 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
     token: TOKEN,
   });
   const directory = await mkdtemp(join(tmpdir(), `telealert-${options.prefix}-`));
-  useDeployedEnvironment(
-    stack,
-    directory,
-    rulesFile(simulator.url, TOKEN_PARAMETER, options.samples),
-  );
+  const rules =
+    options.rules?.(simulator.url, TOKEN_PARAMETER) ??
+    rulesFile(simulator.url, TOKEN_PARAMETER, options.samples);
+  useDeployedEnvironment(stack, directory, rules, options.delivery);
   const dynamodb = new DynamoDBClient({});
 
   return {
     stack,
     simulator,
+    directory,
     async tableKeys(source) {
       const { Items = [] } = await dynamodb.send(
         new QueryCommand({

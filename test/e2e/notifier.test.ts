@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
@@ -8,20 +5,13 @@ import type { Message } from '../../shared/notifier/types';
 import type { NotifierStepResult } from '../../shared/runner/notifier-step';
 import { zonedTimeToEpoch } from '../../shared/time/zone';
 import { ManualClock } from '../../simulator/clock';
-import { type RunningSimulator, startSimulator } from '../../simulator/server';
-import { createFakeStack, type FakeStack } from '../support/aws';
-import { lambdaContext, silentLogger, useDeployedEnvironment } from './lambda';
-import { type Moto, startMoto } from './moto';
+import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
 import { DID_A, e2eScenario, MINUTE, rulesFile } from './scenario';
 
 /** Saturday 21 November 2026, 10:00 in India. */
 const T0 = Date.parse('2026-11-21T10:00:00+05:30');
-const TOKEN_PARAMETER = '/e2e-notifier/api-token';
 const clock = new ManualClock(T0);
-let moto: Moto;
-let stack: FakeStack;
-let simulator: RunningSimulator;
-let directory: string;
+let harness: RuntimeHarness;
 
 function at(ms: number) {
   clock.set(ms);
@@ -41,32 +31,25 @@ const brief = (bodies: Record<string, unknown>[]) =>
   );
 
 beforeAll(async () => {
-  moto = await startMoto();
-  moto.applyEnv();
-  stack = await createFakeStack({
+  harness = await startRuntimeHarness({
     prefix: 'e2n',
-    channels: { oncall: {}, managers: { minSeverity: 'critical' }, finance: {} },
-    tokenParameter: TOKEN_PARAMETER,
-    token: 'token-1',
+    scenario: e2eScenario,
+    clock,
+    // Finance keeps Monday office hours: Saturday's payment waits for Monday's digest.
+    rules: (baseUrl, tokenParameter) =>
+      rulesFile(baseUrl, tokenParameter).replace(
+        'finance: { email: [finance@example.com] }',
+        'finance: { email: [finance@example.com], active: { days: [mon], from: "09:00", to: "18:00" } }',
+      ),
+    // The stack's setting: the pollers hand their events to the notifier.
+    delivery: 'messages',
   });
-  simulator = await startSimulator({ port: 0, scenario: e2eScenario, clock, token: 'token-1' });
-  directory = await mkdtemp(join(tmpdir(), 'telealert-e2n-'));
-  // Finance keeps Monday office hours: Saturday's payment waits for Monday's digest.
-  const text = rulesFile(simulator.url, TOKEN_PARAMETER).replace(
-    'finance: { email: [finance@example.com] }',
-    'finance: { email: [finance@example.com], active: { days: [mon], from: "09:00", to: "18:00" } }',
-  );
-  // The stack's setting: the pollers hand their events to the notifier.
-  useDeployedEnvironment(stack, directory, text, 'messages');
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 
 afterAll(async () => {
   vi.useRealTimers();
-  await simulator?.close();
-  stack?.destroy();
-  await moto?.stop();
-  if (directory) await rm(directory, { recursive: true, force: true });
+  await harness?.close();
 });
 
 // One timeline: each test continues where the previous one left off.
@@ -79,30 +62,32 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
   it('turns the pollers\u2019 events into messages on each channel, honouring filter policies', async () => {
     at(T0 + 30_000);
     await invoke(liveCalls);
-    expect(brief(await stack.drain('oncall')).sort()).toEqual([
+    expect(brief(await harness.stack.drain('oncall')).sort()).toEqual([
       'alerts: any-ringing:firing',
       'alerts: too-many-ringing:firing',
     ]);
-    const managers = (await stack.drain('managers')) as unknown as Message[];
+    const managers = (await harness.stack.drain('managers')) as unknown as Message[];
     expect(managers.map((m) => m.alerts[0]?.key)).toEqual([`too-many-ringing{did=${DID_A}}`]);
     await invoke(payments);
     // Saturday: deferred, not dropped.
-    expect(await stack.drain('finance')).toEqual([]);
+    expect(await harness.stack.drain('finance')).toEqual([]);
   });
 
   it('holds what follows within the interval, and the notifier alone sends it when due', async () => {
     at(T0 + 4 * MINUTE);
     await invoke(liveCalls);
-    expect(await stack.drain('oncall')).toEqual([]);
+    expect(await harness.stack.drain('oncall')).toEqual([]);
     at(T0 + 5 * MINUTE + 30_000);
     const result = await invoke<NotifierStepResult>(notifier);
     // Four: managers' copy of the warning is published too, and its filter policy drops it.
     expect(result.published).toHaveLength(4);
-    expect(brief(await stack.drain('oncall')).sort()).toEqual([
+    expect(brief(await harness.stack.drain('oncall')).sort()).toEqual([
       'alerts: any-ringing:resolved',
       'alerts: too-many-ringing:resolved',
     ]);
-    expect(brief(await stack.drain('managers'))).toEqual(['alerts: too-many-ringing:resolved']);
+    expect(brief(await harness.stack.drain('managers'))).toEqual([
+      'alerts: too-many-ringing:resolved',
+    ]);
   });
 
   it('re-sends a message with the same id after a crash between commit and publish', async () => {
@@ -118,7 +103,7 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
     // The burst on DID B rings from 5 min: its alerts join the groups sent at 5:30, held.
     at(T0 + 6 * MINUTE);
     await invoke(liveCalls);
-    expect(await stack.drain('oncall')).toEqual([]);
+    expect(await harness.stack.drain('oncall')).toEqual([]);
     at(T0 + 10 * MINUTE + 30_000);
     const crashed = await invoke<NotifierStepResult>(crashing);
     expect(crashed.published).toEqual([]);
@@ -131,8 +116,8 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
       [...crashed.unpublished].sort(),
     );
     const sent = [
-      ...(await stack.drain('oncall')),
-      ...(await stack.drain('managers')),
+      ...(await harness.stack.drain('oncall')),
+      ...(await harness.stack.drain('managers')),
     ] as unknown as Message[];
     // Each once, with the crashed step's ids; managers' copy of the warning is filtered out.
     const ids = sent.map((m) => m.id);
@@ -154,7 +139,7 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
     ]);
     const decided = [...(one?.decided ?? []), ...(two?.decided ?? [])];
     expect(decided.map((item) => item.message.kind)).toEqual(['digest']);
-    const finance = (await stack.drain('finance')) as unknown as Message[];
+    const finance = (await harness.stack.drain('finance')) as unknown as Message[];
     expect(finance.map((m) => `${m.kind}: ${m.alerts.map((a) => a.rule).join(',')}`)).toEqual([
       'digest: big-payment',
     ]);

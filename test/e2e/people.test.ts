@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,16 +10,18 @@ import type { NotifierStepResult } from '../../shared/runner/notifier-step';
 import { ManualClock } from '../../simulator/clock';
 import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
-import { type RunningSimulator, startSimulator } from '../../simulator/server';
 import { memoryIo } from '../cli/io';
-import { createFakeStack, type FakeStack } from '../support/aws';
-import { lambdaContext, silentLogger, useDeployedEnvironment } from './lambda';
-import { type Moto, startMoto } from './moto';
+import {
+  lambdaContext,
+  type RuntimeHarness,
+  silentLogger,
+  startRuntimeHarness,
+  TOKEN_PARAMETER,
+} from './lambda';
 
 /** Saturday 21 November 2026, 10:00 in India. */
 const T0 = Date.parse('2026-11-21T10:00:00+05:30');
 const MINUTE = 60_000;
-const TOKEN_PARAMETER = '/e2e-people/api-token';
 const STACK = 'e2e-people';
 const ACK_DID = '+918000000099';
 const ONCALL_PHONE = '+919800000001';
@@ -64,10 +65,10 @@ const scenario: Scenario = {
   },
 };
 
-function rules(baseUrl: string): string {
+function rules(baseUrl: string, tokenParameter: string): string {
   return `
 timezone: Asia/Kolkata
-api: { baseUrl: ${baseUrl}, tokenParameter: ${TOKEN_PARAMETER}, timeout: 5s }
+api: { baseUrl: ${baseUrl}, tokenParameter: ${tokenParameter}, timeout: 5s }
 sources:
   live_calls: { every: 1m }
   payments: { every: 5m, lookback: 24h }
@@ -96,10 +97,7 @@ ack: { did: "${ACK_DID}" }
 }
 
 const clock = new ManualClock(T0);
-let moto: Moto;
-let stack: FakeStack;
-let simulator: RunningSimulator;
-let directory: string;
+let harness: RuntimeHarness;
 
 function at(ms: number) {
   clock.set(ms);
@@ -114,25 +112,28 @@ const invoke = <T>(handler: unknown) =>
   (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext()) as Promise<T>;
 
 const told = async (channel: string) =>
-  ((await stack.drain(channel)) as unknown as Message[]).map(
+  ((await harness.stack.drain(channel)) as unknown as Message[]).map(
     (m) => `${m.kind}: ${m.alerts.map((a) => `${a.rule} ${a.status}`).join(', ')}`,
   );
 
 /** `telealert ARGS --stack e2e-people` as a user on their machine runs it. */
 async function telealert(...args: string[]) {
-  const io = { ...memoryIo({ cwd: directory, env: { USER: 'asha' } }), now: () => clock.now() };
+  const io = {
+    ...memoryIo({ cwd: harness.directory, env: { USER: 'asha' } }),
+    now: () => clock.now(),
+  };
   const code = await runCli([...args, '--stack', STACK], io);
   return { code, out: io.out(), err: io.err(), lines: io.outLines() };
 }
 
 beforeAll(async () => {
-  moto = await startMoto();
-  moto.applyEnv();
-  stack = await createFakeStack({
+  harness = await startRuntimeHarness({
     prefix: 'e2p',
+    scenario,
+    clock,
     channels: { oncall: {}, leads: {}, managers: {}, finance: {} },
-    tokenParameter: TOKEN_PARAMETER,
-    token: 'token-1',
+    rules,
+    delivery: 'messages',
   });
   // What `cdk deploy` leaves for the CLI to find: a stack whose outputs name the table.
   await new CloudFormationClient({}).send(
@@ -140,24 +141,21 @@ beforeAll(async () => {
       StackName: STACK,
       TemplateBody: JSON.stringify({
         Resources: { Topic: { Type: 'AWS::SNS::Topic' } },
-        Outputs: { TableName: { Value: stack.tableName } },
+        Outputs: { TableName: { Value: harness.stack.tableName } },
       }),
     }),
   );
-  simulator = await startSimulator({ port: 0, scenario, clock, token: 'token-1' });
-  directory = await mkdtemp(join(tmpdir(), 'telealert-e2p-'));
-  const text = rules(simulator.url);
-  await writeFile(join(directory, 'telealert.yaml'), text);
-  useDeployedEnvironment(stack, directory, text, 'messages');
+  // The rules file as written, where the user runs the CLI (it reads it from there).
+  await writeFile(
+    join(harness.directory, 'telealert.yaml'),
+    rules(harness.simulator.url, TOKEN_PARAMETER),
+  );
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 
 afterAll(async () => {
   vi.useRealTimers();
-  await simulator?.close();
-  stack?.destroy();
-  await moto?.stop();
-  if (directory) await rm(directory, { recursive: true, force: true });
+  await harness?.close();
 });
 
 // One timeline: each test continues where the previous one left off.
@@ -203,7 +201,7 @@ describe('People answer back on moto: silences and acks in the deployed table, e
   it('acknowledges by a call to ack.did seen by the live-calls poller: confirmed, and no further step', async () => {
     at(T0 + 12 * MINUTE + 30_000);
     await invoke(liveCalls);
-    const oncall = (await stack.drain('oncall')) as unknown as Message[];
+    const oncall = (await harness.stack.drain('oncall')) as unknown as Message[];
     expect(oncall.map((m) => [m.kind, m.sms])).toEqual([
       ['ack', `ACK by ${ONCALL_PHONE}: 1 alert: ringing-on-did ${DID} CRITICAL`],
     ]);

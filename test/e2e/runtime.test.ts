@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
@@ -8,19 +5,12 @@ import { handler as liveCalls } from '../../functions/live-calls';
 import { handler as payments } from '../../functions/payments';
 import type { RunSummary } from '../../shared/runner/types';
 import { ManualClock } from '../../simulator/clock';
-import { type RunningSimulator, startSimulator } from '../../simulator/server';
-import { createFakeStack, type FakeStack } from '../support/aws';
-import { lambdaContext, useDeployedEnvironment } from './lambda';
-import { type Moto, startMoto } from './moto';
-import { DID_A, DID_B, DID_C, e2eScenario, MINUTE, rulesFile } from './scenario';
+import { lambdaContext, type RuntimeHarness, startRuntimeHarness } from './lambda';
+import { DID_A, DID_B, DID_C, e2eScenario, MINUTE } from './scenario';
 
 const T0 = Date.parse('2026-11-21T10:00:00+05:30');
-const TOKEN_PARAMETER = '/e2e/api-token';
 const clock = new ManualClock(T0);
-let moto: Moto;
-let stack: FakeStack;
-let simulator: RunningSimulator;
-let directory: string;
+let harness: RuntimeHarness;
 let invocations = 0;
 
 /** Moves the simulator's clock and the handlers' `Date` together. */
@@ -46,26 +36,13 @@ const brief = (bodies: Record<string, unknown>[]) =>
     .sort();
 
 beforeAll(async () => {
-  moto = await startMoto();
-  moto.applyEnv();
-  stack = await createFakeStack({
-    prefix: 'e2e',
-    channels: { oncall: {}, managers: { minSeverity: 'critical' }, finance: {} },
-    tokenParameter: TOKEN_PARAMETER,
-    token: 'token-1',
-  });
-  simulator = await startSimulator({ port: 0, scenario: e2eScenario, clock, token: 'token-1' });
-  directory = await mkdtemp(join(tmpdir(), 'telealert-e2e-'));
-  useDeployedEnvironment(stack, directory, rulesFile(simulator.url, TOKEN_PARAMETER));
+  harness = await startRuntimeHarness({ prefix: 'e2e', scenario: e2eScenario, clock });
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 
 afterAll(async () => {
   vi.useRealTimers();
-  await simulator?.close();
-  stack?.destroy();
-  await moto?.stop();
-  if (directory) await rm(directory, { recursive: true, force: true });
+  await harness?.close();
 });
 
 // One timeline: each test continues where the previous one left off.
@@ -74,14 +51,16 @@ describe('Deployed runtime on moto: the poller handlers', () => {
     at(30_000);
     const summary = await invoke(liveCalls);
     expect(summary).toMatchObject({ samples: 1, sent: 2, failures: 0, owedLeft: 0 });
-    expect(brief(await stack.drain('oncall'))).toEqual([
+    expect(brief(await harness.stack.drain('oncall'))).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_A}`,
     ]);
-    expect(brief(await stack.drain('managers'))).toEqual([`too-many-ringing:firing:${DID_A}`]);
+    expect(brief(await harness.stack.drain('managers'))).toEqual([
+      `too-many-ringing:firing:${DID_A}`,
+    ]);
 
     await invoke(payments);
-    const finance = await stack.drain('finance');
+    const finance = await harness.stack.drain('finance');
     expect(finance).toHaveLength(1);
     expect(finance[0]).toMatchObject({
       rule: 'big-payment',
@@ -92,23 +71,25 @@ describe('Deployed runtime on moto: the poller handlers', () => {
 
     at(90_000);
     expect(await invoke(liveCalls)).toMatchObject({ sent: 0 });
-    expect(await stack.drain('oncall')).toEqual([]);
+    expect(await harness.stack.drain('oncall')).toEqual([]);
   });
 
   it('sends resolved messages once the calls are gone', async () => {
     at(4 * MINUTE);
     expect(await invoke(liveCalls)).toMatchObject({ sent: 2 });
-    expect(brief(await stack.drain('oncall'))).toEqual([
+    expect(brief(await harness.stack.drain('oncall'))).toEqual([
       'any-ringing:resolved:',
       `too-many-ringing:resolved:${DID_A}`,
     ]);
-    expect(brief(await stack.drain('managers'))).toEqual([`too-many-ringing:resolved:${DID_A}`]);
+    expect(brief(await harness.stack.drain('managers'))).toEqual([
+      `too-many-ringing:resolved:${DID_A}`,
+    ]);
   });
 
   it('picks up a token rotated in SSM after one rejected request, and never logs it', async () => {
-    await stack.putToken('token-2');
-    simulator.setToken('token-2');
-    const before = simulator.requests.length;
+    await harness.stack.putToken('token-2');
+    harness.simulator.setToken('token-2');
+    const before = harness.simulator.requests.length;
     const output: string[] = [];
     const spies = [process.stdout, process.stderr].map((stream) =>
       vi.spyOn(stream, 'write').mockImplementation((chunk: unknown) => {
@@ -122,7 +103,7 @@ describe('Deployed runtime on moto: the poller handlers', () => {
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
-    const seen = simulator.requests.slice(before);
+    const seen = harness.simulator.requests.slice(before);
     expect(seen.map((r) => r.authorized)).toEqual([false, true]);
     const logged = output.join('');
     expect(logged).toContain('run finished');
@@ -131,16 +112,20 @@ describe('Deployed runtime on moto: the poller handlers', () => {
   });
 
   it('raises one source_unavailable during an API outage and resolves it after', async () => {
-    simulator.setFault('live_calls', { kind: 'status', status: 500 });
+    harness.simulator.setFault('live_calls', { kind: 'status', status: 500 });
     for (const offset of [5 * MINUTE - 20_000, 5 * MINUTE - 10_000, 5 * MINUTE - 5_000]) {
       at(offset);
       expect(await invoke(liveCalls)).toMatchObject({ failures: 1 });
     }
-    expect(brief(await stack.drain('oncall'))).toEqual(['source_unavailable:firing:live_calls']);
-    simulator.setFault('live_calls', undefined);
+    expect(brief(await harness.stack.drain('oncall'))).toEqual([
+      'source_unavailable:firing:live_calls',
+    ]);
+    harness.simulator.setFault('live_calls', undefined);
     at(5 * MINUTE - 1_000);
     await invoke(liveCalls);
-    expect(brief(await stack.drain('oncall'))).toEqual(['source_unavailable:resolved:live_calls']);
+    expect(brief(await harness.stack.drain('oncall'))).toEqual([
+      'source_unavailable:resolved:live_calls',
+    ]);
   });
 
   it('delivers on a later run what a run killed after its commit still owed', async () => {
@@ -152,7 +137,7 @@ describe('Deployed runtime on moto: the poller handlers', () => {
     });
     at(5 * MINUTE + 30_000);
     expect(await invoke(killed)).toMatchObject({ sent: 0, owedLeft: 2 });
-    expect(await stack.drain('oncall')).toEqual([]);
+    expect(await harness.stack.drain('oncall')).toEqual([]);
 
     // Within the grace period the owed entries may still be another run's: left alone.
     at(6 * MINUTE + 30_000);
@@ -160,27 +145,31 @@ describe('Deployed runtime on moto: the poller handlers', () => {
 
     at(7 * MINUTE + 40_000);
     expect(await invoke(liveCalls)).toMatchObject({ sent: 2, owedLeft: 0 });
-    expect(brief(await stack.drain('oncall'))).toEqual([
+    expect(brief(await harness.stack.drain('oncall'))).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_B}`,
     ]);
-    expect(brief(await stack.drain('managers'))).toEqual([`too-many-ringing:firing:${DID_B}`]);
+    expect(brief(await harness.stack.drain('managers'))).toEqual([
+      `too-many-ringing:firing:${DID_B}`,
+    ]);
   });
 
   it('delivers each alert once when two runs of one source overlap', async () => {
     at(9 * MINUTE);
     await invoke(liveCalls);
-    await stack.drain('oncall');
-    await stack.drain('managers');
+    await harness.stack.drain('oncall');
+    await harness.stack.drain('managers');
 
     const other = createPollerHandler('live_calls');
     at(10 * MINUTE + 30_000);
     const summaries = await Promise.all([invoke(liveCalls), invoke(other)]);
     expect(summaries.reduce((sum, s) => sum + s.sent, 0)).toBe(2);
-    expect(brief(await stack.drain('oncall'))).toEqual([
+    expect(brief(await harness.stack.drain('oncall'))).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_C}`,
     ]);
-    expect(brief(await stack.drain('managers'))).toEqual([`too-many-ringing:firing:${DID_C}`]);
+    expect(brief(await harness.stack.drain('managers'))).toEqual([
+      `too-many-ringing:firing:${DID_C}`,
+    ]);
   });
 });
