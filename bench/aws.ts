@@ -222,6 +222,9 @@ export async function measureWarm(
     runtime.ssm.middlewareStack.add(counting('ssm'), step('ssm'));
     runtime.sampleQueue?.sqs.middlewareStack.add(counting('sqs'), step('sqs'));
     const publisher = wiring.publisher;
+    // The bench's pollers publish each event (TELEALERT_DELIVERY unset), so what they send is counted here.
+    if (publisher === undefined)
+      throw new Error('the bench poller has no publisher: is TELEALERT_DELIVERY set?');
     return {
       ...wiring,
       publisher: {

@@ -1,4 +1,4 @@
-import type { SQSEvent } from 'aws-lambda';
+import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 
 /** An EventBridge scheduled event; only its id is read (log correlation). */
 export interface ScheduledEvent {
@@ -7,3 +7,9 @@ export interface ScheduledEvent {
 
 /** What invokes a poller: its schedule, or its sample queue with a later sample. */
 export type PollerEvent = ScheduledEvent | SQSEvent;
+
+/**
+ * What invokes the notifier: its minute, or the state table's stream when a poller's commit
+ * changed a source's state item (only the keys are read: the round reads the table itself).
+ */
+export type NotifierEvent = ScheduledEvent | DynamoDBStreamEvent;

@@ -1,17 +1,55 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { MessageKind } from '../shared/notifier/types';
 import { METRIC_NAMES } from '../shared/observability/metrics';
-import type { NotifierStepResult } from '../shared/runner/notifier-step';
+import type { NotifierRoundResult } from '../shared/runner/notifier-round';
+
+/** What a notifier invocation returns: small whatever the round did (a stream invokes it). */
+export interface NotifierSummary {
+  /** Alert events taken in; those taken before are `skipped`. */
+  readonly taken: number;
+  readonly skipped: number;
+  /** The messages decided, by id. */
+  readonly decided: readonly {
+    readonly id: string;
+    readonly channel: string;
+    readonly kind: MessageKind;
+    readonly alerts: number;
+    readonly smsHeld: boolean;
+  }[];
+  /** Ids of the messages published (this round's and earlier rounds' owed ones). */
+  readonly published: readonly string[];
+  /** Ids of owed messages not published (the next round tries again). */
+  readonly unpublished: readonly string[];
+  readonly released: boolean;
+  /** Sources whose events could not be marked sent (taken again, and skipped, next round). */
+  readonly markSentFailed: readonly string[];
+  /** When the next held message is due, ISO-8601. */
+  readonly nextDueAt?: string;
+}
 
 /**
- * What a notifier step did, as metrics (messages published, SMS held by the cap, digests
- * decided) and one log line when it decided or published anything.
+ * What a notifier round did, as metrics (alert events taken in by source, rule and status;
+ * messages published; SMS held by the cap; digests decided) and log lines; returns its summary.
  */
-export function recordNotifierStep(
-  result: NotifierStepResult,
+export function recordNotifierRound(
+  result: NotifierRoundResult,
   metrics: Metrics,
   logger: Logger,
-): void {
+): NotifierSummary {
+  const events = new Map<string, { source: string; rule: string; status: string; n: number }>();
+  for (const { source, rule, status } of result.takenEvents) {
+    const key = JSON.stringify([source, rule, status]);
+    const counted = events.get(key);
+    if (counted) counted.n += 1;
+    else events.set(key, { source, rule, status, n: 1 });
+  }
+  for (const { source, rule, status, n } of events.values()) {
+    const metric = metrics.singleMetric();
+    // The event's source, not the notifier's: the dashboard graphs them as the pollers' were.
+    metric.addDimensions({ source, rule, status });
+    metric.addMetric(METRIC_NAMES.notificationsSent, MetricUnit.Count, n);
+  }
   const held = result.decided.filter((item) => item.smsHeld).length;
   const digests = result.decided.filter((item) => item.message.kind === 'digest').length;
   metrics.addMetric(METRIC_NAMES.messagesSent, MetricUnit.Count, result.published.length);
@@ -23,21 +61,37 @@ export function recordNotifierStep(
       decided: result.decided.length,
     });
   }
-  if (result.decided.length > 0 || result.published.length > 0 || result.unpublished.length > 0) {
-    logger.info('notifier step', {
-      taken: result.taken,
-      skipped: result.skipped,
-      decided: result.decided.map((item) => ({
-        id: item.message.id,
-        channel: item.message.channel,
-        kind: item.message.kind,
-        alerts: item.message.alerts.length,
-        smsHeld: item.smsHeld,
-      })),
-      published: result.published.length,
-      unpublished: result.unpublished,
-      nextDueAt:
-        result.nextDueAtMs === undefined ? undefined : new Date(result.nextDueAtMs).toISOString(),
+  for (const { source, error } of result.markSentFailed) {
+    logger.warn('alert events taken in could not be marked sent; the next round skips them', {
+      source,
+      error: error instanceof Error ? error.message : String(error),
     });
   }
+  const summary: NotifierSummary = {
+    taken: result.taken,
+    skipped: result.skipped,
+    decided: result.decided.map((item) => ({
+      id: item.message.id,
+      channel: item.message.channel,
+      kind: item.message.kind,
+      alerts: item.message.alerts.length,
+      smsHeld: item.smsHeld,
+    })),
+    published: result.published,
+    unpublished: result.unpublished,
+    released: result.released,
+    markSentFailed: result.markSentFailed.map((failure) => failure.source),
+    ...(result.nextDueAtMs === undefined
+      ? {}
+      : { nextDueAt: new Date(result.nextDueAtMs).toISOString() }),
+  };
+  if (
+    summary.taken > 0 ||
+    summary.decided.length > 0 ||
+    summary.published.length > 0 ||
+    summary.unpublished.length > 0
+  ) {
+    logger.info('notifier round', { ...summary });
+  }
+  return summary;
 }

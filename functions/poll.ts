@@ -75,7 +75,7 @@ export async function pollInvocation(
     source,
     client: wiring.client,
     store: wiring.store,
-    publisher: wiring.publisher,
+    ...(wiring.publisher ? { publisher: wiring.publisher } : {}),
     now,
     sleep,
     deadlineMs,

@@ -3,16 +3,11 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { TelephonyClient } from '../shared/api/client';
 import type { TokenSource } from '../shared/api/types';
 import { smsPublishing } from '../shared/messages/sms-attributes';
-import type { MessagePublisher, NotifierStore } from '../shared/ports/notifier';
 import type { Publisher, SampleQueue, StateStore } from '../shared/ports/types';
-import { NotifierHandoff } from '../shared/runner/notifier-handoff';
 import type { PollClient } from '../shared/runner/types';
-import { DynamoNotifierStore } from './adapters/dynamodb-notifier';
 import { DynamoStateStore } from './adapters/dynamodb-state';
-import { SnsMessagePublisher } from './adapters/sns-messages';
 import { SnsPublisher } from './adapters/sns-publisher';
 import { SsmTokenSource } from './adapters/ssm-token';
-import { recordNotifierStep } from './notifier-metrics';
 import { createRuntime, deliveryOf, type Runtime, type SampleQueueFactory } from './runtime';
 
 /*
@@ -24,18 +19,12 @@ import { createRuntime, deliveryOf, type Runtime, type SampleQueueFactory } from
 export interface PollerWiring {
   readonly runtime: Runtime;
   readonly store: StateStore;
-  readonly publisher: Publisher;
+  /** Absent (`TELEALERT_DELIVERY=messages`, the stack's): events stay owed for the notifier. */
+  readonly publisher?: Publisher;
   readonly tokens: TokenSource;
   readonly client: PollClient;
   /** Where a scheduled run's later samples go (absent: the run takes them all itself). */
   readonly samples?: SampleQueue;
-}
-
-/** The notifier container's wiring: what a test may replace or wrap. */
-export interface NotifierWiring {
-  readonly runtime: Runtime;
-  readonly store: NotifierStore;
-  readonly publisher: MessagePublisher;
 }
 
 /** What the adapters take from the handler: its clock, its waits, where they report. */
@@ -50,8 +39,8 @@ export interface WiringContext {
 
 /**
  * A poller's ports: the state table, the token in SSM, the API client on that token, the sample
- * queue when the stack gave one, and delivery as `TELEALERT_DELIVERY` says (messages through a
- * notifier step, or each event published).
+ * queue when the stack gave one, and delivery as `TELEALERT_DELIVERY` says (`messages`: none,
+ * the notifier function takes the committed events; unset: each event published).
  */
 export function wirePoller(
   context: WiringContext & { readonly sleep: (ms: number) => Promise<void> },
@@ -75,21 +64,19 @@ export function wirePoller(
       now,
       onOrphanLeft: orphanLeft(logger),
     }),
-    publisher:
-      deliveryOf(env ?? process.env) === 'messages'
-        ? new NotifierHandoff({
-            config,
-            ...notifierPorts(runtime, context),
-            now,
-            onStep: (result) => recordNotifierStep(result, context.metrics, logger),
-          })
-        : new SnsPublisher({
+    // The stack's way: the run commits its events, and the notifier function takes them from
+    // the table (its stream, its minute), so a poller carries no notifier and no publisher.
+    ...(deliveryOf(env ?? process.env) === 'messages'
+      ? {}
+      : {
+          publisher: new SnsPublisher({
             client: runtime.sns,
             topics: runtime.topics,
             sleep,
             onFailure: (failure) => logger.warn('SNS did not take a notification', { ...failure }),
             sms: smsPublishing(config),
           }),
+        }),
     client: new TelephonyClient({
       baseUrl: config.api.baseUrl,
       timeoutMs: config.api.timeoutMs,
@@ -102,39 +89,11 @@ export function wirePoller(
   };
 }
 
-/** The notifier's ports: its state in the table, messages published to the channels' topics. */
-export function wireNotifier(context: WiringContext): NotifierWiring {
-  const runtime = createRuntime(context.env);
-  return { runtime, ...notifierPorts(runtime, context) };
-}
-
-/** The notifier step's store and publisher, alike for the notifier and a poller's handoff. */
-function notifierPorts(
-  runtime: Runtime,
-  { now, sleep, logger }: WiringContext,
-): { store: NotifierStore; publisher: MessagePublisher } {
-  return {
-    store: new DynamoNotifierStore({
-      client: runtime.dynamodb,
-      tableName: runtime.tableName,
-      now,
-      onOrphanLeft: orphanLeft(logger),
-    }),
-    publisher: new SnsMessagePublisher({
-      client: runtime.sns,
-      topics: runtime.topics,
-      ...(sleep ? { sleep } : {}),
-      onFailure: (failure) => logger.warn('SNS did not take a message', { ...failure }),
-      sms: smsPublishing(runtime.config),
-    }),
-  };
-}
-
 /**
  * A crashed commit's leftover item a load could not delete: harmless (never delivered, gone
  * with its TTL), but a role without DeleteItem would otherwise leave them unseen.
  */
-function orphanLeft(logger: Logger): (sortKey: string, error: unknown) => void {
+export function orphanLeft(logger: Logger): (sortKey: string, error: unknown) => void {
   return (sortKey, error) =>
     logger.warn('cannot delete a leftover item of a crashed commit; its TTL will', {
       sortKey,

@@ -51,14 +51,22 @@ export interface PartitionRead {
 
 /**
  * Reads every item of `partition` and sorts the owed items into owed and orphans. Nothing is
- * decoded: the stores read their own bodies.
+ * decoded: the stores read their own bodies. `projection` reads some attributes only (it must
+ * keep `sk`, `revision`, `committed` and `commits`).
  */
 export async function readPartition(
   client: DynamoDBClient,
   table: string,
   partition: Partition,
+  projection?: { readonly expression: string; readonly names: Record<string, string> },
 ): Promise<PartitionRead> {
-  const items = await queryPartition(client, table, partition);
+  const items = await queryPartition(
+    client,
+    table,
+    partition,
+    projection?.expression,
+    projection?.names,
+  );
   const stateItem = items.find((item) => item.sk?.S === STATE_SK);
   if (stateItem === undefined) return { stateItem, revision: 0, owed: [], orphans: [] };
   const revision = Number(stateItem[ATTR.revision]?.N ?? '0');

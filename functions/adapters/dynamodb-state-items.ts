@@ -112,9 +112,3 @@ export function decodeOwed(item: Record<string, AttributeValue>): OwedItem {
     commits: item[ATTR.commits]?.SS ?? [],
   };
 }
-
-/** Owed notifications in a stable order: by evaluation time, then id. */
-export function compareOwed(a: Notification, b: Notification): number {
-  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}

@@ -5,10 +5,11 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { compareNotifications } from '../../shared/engine/order';
 import type { Notification, SourceState } from '../../shared/engine/types';
 import { StateConflictError, StateStoreError } from '../../shared/ports/errors';
 import { narrowChannels } from '../../shared/ports/narrow';
-import type { StateStore, StoredState } from '../../shared/ports/types';
+import type { OwedEvents, StateStore, StoredState } from '../../shared/ports/types';
 import type { SourceName } from '../../shared/types/config';
 import {
   deleteKeys,
@@ -22,7 +23,6 @@ import {
 import { attempt, parallel } from './dynamodb-requests';
 import {
   ATTR,
-  compareOwed,
   decodeOwed,
   decodeState,
   encodeState,
@@ -32,6 +32,17 @@ import {
 } from './dynamodb-state-items';
 
 const DAY_MS = 86_400_000;
+
+/** What `readPartition` needs to tell owed items, and their notifications: not the state. */
+const OWED_PROJECTION = {
+  expression: 'sk, #revision, #committed, #commits, #notification',
+  names: {
+    '#revision': ATTR.revision,
+    '#committed': ATTR.committed,
+    '#commits': ATTR.commits,
+    '#notification': ATTR.notification,
+  },
+};
 
 export interface DynamoStateStoreOptions {
   readonly client: DynamoDBClient;
@@ -59,7 +70,7 @@ export interface DynamoStateStoreOptions {
  *
  * @throws StateTooLargeError from `commit` when the compressed state exceeds ~350 KB.
  */
-export class DynamoStateStore implements StateStore {
+export class DynamoStateStore implements StateStore, OwedEvents {
   readonly #client: DynamoDBClient;
   readonly #table: string;
   readonly #ttlMs: number;
@@ -95,8 +106,27 @@ export class DynamoStateStore implements StateStore {
       state,
       revision: read.revision,
       ...(writtenAt === undefined ? {} : { writtenAtMs: Number(writtenAt) }),
-      owed: owed.sort(compareOwed),
+      owed: owed.sort(compareNotifications),
     };
+  }
+
+  /**
+   * What the notifier takes: the committed owed notifications, read without the state (the
+   * projection leaves the compressed state out). Orphans are left to the pollers' loads, which
+   * delete them; a commit in flight is not owed yet (its state update triggers the next look).
+   */
+  async loadOwed(source: SourceName): Promise<readonly Notification[]> {
+    const read = await readPartition(this.#client, this.#table, source, OWED_PROJECTION);
+    try {
+      return read.owed.map((item) => decodeOwed(item).notification).sort(compareNotifications);
+    } catch (error) {
+      throw new StateStoreError(
+        `an owed notification of ${source} in ${this.#table} is unreadable`,
+        {
+          cause: error,
+        },
+      );
+    }
   }
 
   async commit(

@@ -1,11 +1,12 @@
 import type { TokenSource } from '../api/types';
+import { compareNotifications } from '../engine/order';
 import type { Notification, SourceState } from '../engine/types';
 import type { Message } from '../notifier/types';
 import type { SourceName } from '../types/config';
 import { NotifierConflictError, StateConflictError } from './errors';
 import { narrowChannels } from './narrow';
 import type { MessagePublisher, NotifierCommit, NotifierStore, StoredNotifier } from './notifier';
-import type { Publisher, PublishOutcome, StateStore, StoredState } from './types';
+import type { OwedEvents, Publisher, PublishOutcome, StateStore, StoredState } from './types';
 
 interface Slot {
   state: SourceState;
@@ -18,7 +19,7 @@ interface Slot {
  * A `StateStore` in memory, for tests and the demo. Values are cloned on the way in and out,
  * so a caller mutating what it got back cannot change what is stored.
  */
-export class MemoryStateStore implements StateStore {
+export class MemoryStateStore implements StateStore, OwedEvents {
   readonly #slots = new Map<SourceName, Slot>();
   readonly #now: () => number;
 
@@ -58,6 +59,11 @@ export class MemoryStateStore implements StateStore {
       owed: merged,
     });
     return revision;
+  }
+
+  async loadOwed(source: SourceName): Promise<readonly Notification[]> {
+    const owed = this.#slots.get(source)?.owed;
+    return structuredClone([...(owed?.values() ?? [])]).sort(compareNotifications);
   }
 
   async markSent(source: SourceName, ids: readonly string[]): Promise<void> {

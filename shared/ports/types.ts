@@ -37,6 +37,17 @@ export interface StateStore {
   narrowOwed(source: SourceName, id: string, channels: readonly string[]): Promise<void>;
 }
 
+/**
+ * The pollers' committed alert events as the notifier takes them (deployed: the state table,
+ * `DynamoStateStore`): it reads what is owed without the state, and marks what it took in.
+ */
+export interface OwedEvents {
+  /** A source's committed notifications not yet marked sent, in `compareNotifications` order. */
+  loadOwed(source: SourceName): Promise<readonly Notification[]>;
+  /** As `StateStore.markSent`. */
+  markSent(source: SourceName, ids: readonly string[]): Promise<void>;
+}
+
 /** A notification that some of its channels took and the others did not. */
 export interface PartialDelivery {
   readonly id: string;

@@ -47,6 +47,8 @@ export interface NotifierStepResult {
   readonly unpublished: readonly string[];
   /** Events taken in; events seen before are skipped and not counted. */
   readonly taken: number;
+  /** The events counted in `taken`, as handed over. */
+  readonly takenEvents: readonly Notification[];
   readonly skipped: number;
   readonly nextDueAtMs: number | undefined;
   /**
@@ -63,8 +65,9 @@ export interface NotifierStepResult {
  * then publish what it decided and what an earlier step left owed (older than the grace
  * period, so a concurrent step's fresh messages go once), and mark what went out. A crash after the commit leaves the
  * messages owed, published by the next step with the same ids; a crash before it leaves the
- * events with their poller, handed over again. Pollers call it after their commit; the
- * notifier's clock calls it with no events.
+ * events with their poller, handed over again. The deployed notifier calls it with the events
+ * the pollers committed (`notifier-round.ts`), the local pollers after their commit, and a
+ * clock's tick with none.
  *
  * A state too large to store (`NotifierStateTooLargeError`: more alerts kept than the item
  * holds) is not a step that fails until someone acts: the step decides again releasing what it
@@ -80,7 +83,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     | {
         readonly decided: readonly Outbound[];
         readonly owed: readonly Message[];
-        readonly taken: number;
+        readonly taken: readonly Notification[];
         readonly nextDueAtMs: number | undefined;
       }
     | undefined;
@@ -128,7 +131,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     committed = {
       decided: decision.messages,
       owed: [...left, ...decision.messages.map((item) => item.message)],
-      taken: fresh.length,
+      taken: fresh,
       nextDueAtMs: decision.nextDueAtMs,
     };
   }
@@ -149,8 +152,9 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     decided: committed.decided,
     published,
     unpublished: committed.owed.filter((message) => !done.has(message.id)).map((m) => m.id),
-    taken: committed.taken,
-    skipped: events.length - committed.taken,
+    taken: committed.taken.length,
+    takenEvents: committed.taken,
+    skipped: events.length - committed.taken.length,
     nextDueAtMs: committed.nextDueAtMs,
     released: release,
   };

@@ -35,6 +35,9 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
  *    re-reads and re-evaluates once, then gives up the sample: the winner's state already
  *    carries what it sent, so nothing goes out twice.
  *
+ * Without a `publisher` (deployed) a run only commits: what it owes stays owed for the
+ * notifier function, which takes the committed notifications from the store itself.
+ *
  * @throws StateStoreError when the store is unreachable; errors that are not an API's or the
  *   token's (bugs) are rethrown too, so the run fails loudly.
  */
@@ -45,11 +48,12 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
   const owedLeft = new Map<string, string>();
   let sent = 0;
 
+  const { publisher } = options;
   const deliver = async (sample: number | 'owed', notifications: readonly Notification[]) => {
-    if (notifications.length === 0) return;
+    if (notifications.length === 0 || publisher === undefined) return;
     let outcome: PublishOutcome = { delivered: [], partial: [] };
     try {
-      outcome = await options.publisher.publish(notifications);
+      outcome = await publisher.publish(notifications);
     } catch (error) {
       emit({ type: 'undelivered', sample, ids: notifications.map((n) => n.id), error });
     }

@@ -91,7 +91,11 @@ export interface RunOptions {
   readonly source: SourceName;
   readonly client: PollClient;
   readonly store: StateStore;
-  readonly publisher: Publisher;
+  /**
+   * Where the run's notifications go after its commit. Absent: nowhere, they stay owed in the
+   * store for the notifier to take (deployed, `notifier-round.ts`), and the run sends nothing.
+   */
+  readonly publisher?: Publisher;
   /** Epoch ms; the only clock the runner reads. */
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;

@@ -1,34 +1,134 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it, vi } from 'vitest';
-import { recordNotifierStep } from '../../functions/notifier-metrics';
-import type { NotifierStepResult } from '../../shared/runner/notifier-step';
+import { recordNotifierRound } from '../../functions/notifier-metrics';
+import type { Notification } from '../../shared/engine/types';
+import type { NotifierRoundResult } from '../../shared/runner/notifier-round';
 
-const QUIET: NotifierStepResult = {
+const QUIET: NotifierRoundResult = {
   decided: [],
   published: [],
   unpublished: [],
   taken: 0,
+  takenEvents: [],
   skipped: 0,
   nextDueAtMs: undefined,
   released: false,
+  markSentFailed: [],
 };
 
-describe('Function: recordNotifierStep', () => {
+function event(source: Notification['source'], rule: string, status: Notification['status']) {
+  return { source, rule, status, id: `${rule}|${status}|${Math.random()}` } as Notification;
+}
+
+/** The EMF documents `metrics` wrote: each flush is one JSON line on stdout. */
+function emitted(run: (metrics: Metrics) => void): Record<string, unknown>[] {
+  const lines: string[] = [];
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    lines.push(args.map(String).join(' '));
+  });
+  try {
+    const metrics = new Metrics({ namespace: 'Unit', serviceName: 'telealert' });
+    run(metrics);
+    metrics.publishStoredMetrics();
+  } finally {
+    write.mockRestore();
+    log.mockRestore();
+  }
+  return lines
+    .flatMap((line) => line.split('\n'))
+    .filter((line) => line.includes('"_aws"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('Function: recordNotifierRound', () => {
   it('warns when the step released what it kept because the state was too large to store', () => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const warn = vi.spyOn(logger, 'warn');
-    recordNotifierStep({ ...QUIET, released: true }, new Metrics({ namespace: 'Unit' }), logger);
+    recordNotifierRound({ ...QUIET, released: true }, new Metrics({ namespace: 'Unit' }), logger);
     expect(warn).toHaveBeenCalledWith(
       'notifier state too large to keep: everything kept was told now',
       { decided: 0 },
     );
   });
 
-  it('does not warn on an ordinary step', () => {
+  it('does not warn on an ordinary round', () => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const warn = vi.spyOn(logger, 'warn');
-    recordNotifierStep(QUIET, new Metrics({ namespace: 'Unit' }), logger);
+    recordNotifierRound(QUIET, new Metrics({ namespace: 'Unit' }), logger);
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('warns, naming the source, when events taken in could not be marked sent', () => {
+    const logger = new Logger({ logLevel: 'SILENT' });
+    const warn = vi.spyOn(logger, 'warn');
+    const summary = recordNotifierRound(
+      { ...QUIET, markSentFailed: [{ source: 'payments', error: new Error('throttled') }] },
+      new Metrics({ namespace: 'Unit' }),
+      logger,
+    );
+    expect(summary.markSentFailed).toEqual(['payments']);
+    expect(warn).toHaveBeenCalledWith(
+      'alert events taken in could not be marked sent; the next round skips them',
+      { source: 'payments', error: 'throttled' },
+    );
+  });
+
+  it('counts the events taken in as NotificationsSent, one figure per source, rule and status', () => {
+    const takenEvents = [
+      event('live_calls', 'ringing', 'firing'),
+      event('live_calls', 'ringing', 'firing'),
+      event('live_calls', 'ringing', 'resolved'),
+      event('payments', 'large', 'firing'),
+    ];
+    const documents = emitted((metrics) =>
+      recordNotifierRound(
+        { ...QUIET, taken: takenEvents.length, takenEvents },
+        metrics,
+        new Logger({ logLevel: 'SILENT' }),
+      ),
+    );
+    const sent = documents
+      .filter((d) => typeof d.NotificationsSent === 'number')
+      .map((d) => `${d.source} ${d.rule} ${d.status} ${d.NotificationsSent}`)
+      .sort();
+    expect(sent).toEqual([
+      'live_calls ringing firing 2',
+      'live_calls ringing resolved 1',
+      'payments large firing 1',
+    ]);
+  });
+
+  it('returns a summary of the messages by id, not the messages themselves', () => {
+    const summary = recordNotifierRound(
+      {
+        ...QUIET,
+        decided: [
+          {
+            message: { id: 'm1', channel: 'oncall', kind: 'alerts', alerts: [{}, {}] },
+            smsHeld: false,
+            delivers: [],
+          } as unknown as NotifierRoundResult['decided'][number],
+        ],
+        published: ['m1'],
+        nextDueAtMs: Date.parse('2026-11-21T04:35:00Z'),
+      },
+      new Metrics({ namespace: 'Unit' }),
+      new Logger({ logLevel: 'SILENT' }),
+    );
+    expect(summary).toEqual({
+      taken: 0,
+      skipped: 0,
+      decided: [{ id: 'm1', channel: 'oncall', kind: 'alerts', alerts: 2, smsHeld: false }],
+      published: ['m1'],
+      unpublished: [],
+      released: false,
+      markSentFailed: [],
+      nextDueAt: '2026-11-21T04:35:00.000Z',
+    });
   });
 });

@@ -156,6 +156,8 @@ describe('Function: createPollerHandler (request counts)', () => {
         publisher: {
           publish: (notifications) => {
             published.push(notifications.length);
+            if (wiring.publisher === undefined)
+              throw new Error('no publisher: events delivery expected');
             return wiring.publisher.publish(notifications);
           },
         },

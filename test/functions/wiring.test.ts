@@ -9,11 +9,11 @@ import { DynamoNotifierStore } from '../../functions/adapters/dynamodb-notifier'
 import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
 import { SnsMessagePublisher } from '../../functions/adapters/sns-messages';
 import { SnsPublisher } from '../../functions/adapters/sns-publisher';
+import { wireNotifier } from '../../functions/notifier-wiring';
 import { pollCorrelationId } from '../../functions/poll';
-import { wireNotifier, wirePoller } from '../../functions/wiring';
+import { wirePoller } from '../../functions/wiring';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
-import { NotifierHandoff } from '../../shared/runner/notifier-handoff';
 
 const RULES = `
 api: { baseUrl: "http://127.0.0.1:9", tokenParameter: /unit/api-token }
@@ -45,9 +45,9 @@ function wiringContext(delivery?: string) {
 }
 
 describe('Function: wirePoller', () => {
-  it('delivers through a notifier step when TELEALERT_DELIVERY is messages', () => {
+  it('publishes nothing when TELEALERT_DELIVERY is messages: the notifier takes the committed events', () => {
     const wiring = wirePoller(wiringContext('messages'));
-    expect(wiring.publisher).toBeInstanceOf(NotifierHandoff);
+    expect(wiring.publisher).toBeUndefined();
     expect(wiring.store).toBeInstanceOf(DynamoStateStore);
     expect(wiring.runtime.tableName).toBe('state');
   });
@@ -60,8 +60,9 @@ describe('Function: wirePoller', () => {
 });
 
 describe('Function: wireNotifier', () => {
-  it('keeps the notifier in the state table and publishes messages to the topics', () => {
+  it("takes the pollers' events from the state table, keeps its own state there and publishes messages to the topics", () => {
     const wiring = wireNotifier(wiringContext());
+    expect(wiring.events).toBeInstanceOf(DynamoStateStore);
     expect(wiring.store).toBeInstanceOf(DynamoNotifierStore);
     expect(wiring.publisher).toBeInstanceOf(SnsMessagePublisher);
   });
