@@ -3,7 +3,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -144,6 +150,8 @@ export class TelealertAlerting extends Construct {
       sortKey: { name: 'sk', type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: 'expiresAt',
+      // The notifier is invoked when a poller commits (infra/notifier.ts): keys are all it reads.
+      stream: StreamViewType.KEYS_ONLY,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: props.tableRemovalPolicy ?? RemovalPolicy.RETAIN,
@@ -161,8 +169,9 @@ export class TelealertAlerting extends Construct {
       TELEALERT_TABLE: this.table.tableName,
       TELEALERT_TOPICS: topicsJson(this, topics),
     };
-    // Pollers hand their events to the notifier, which decides the messages (grouping, the
-    // SMS cap, active hours); the SMS subscriptions' filter policy expects its attributes.
+    // Pollers only commit their events; the notifier takes them from the table and decides the
+    // messages (grouping, the SMS cap, active hours), whose attributes the SMS subscriptions'
+    // filter policy expects.
     const pollerEnvironment = { ...environment, TELEALERT_DELIVERY: 'messages' };
     const usedSources = [...new Set(this.config.rules.map((rule) => rule.source))].sort();
     const pollers: Partial<Record<SourceName, SourcePoller>> = {};
@@ -170,14 +179,12 @@ export class TelealertAlerting extends Construct {
       // One role per poller: each may write only its own log group.
       const role = new Role(this, `Role-${source}`, {
         assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-        description: `telealert ${source} poller: token, state table, topics, own logs`,
+        description: `telealert ${source} poller: token, state table, own logs`,
       });
       grantPollerAccess(role, {
         tokenParameter: this.config.api.tokenParameter,
         tokenKeyArn: props.tokenKeyArn,
         table: this.table,
-        topics: Object.values(topics),
-        key: this.key,
       });
       const poller = new SourcePoller(this, `Poller-${source}`, {
         source,
@@ -203,7 +210,7 @@ export class TelealertAlerting extends Construct {
 
     const notifierRole = new Role(this, 'Role-notifier', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'telealert notifier: state table, topics, own logs',
+      description: 'telealert notifier: state table and its stream, topics, own logs',
     });
     grantNotifierAccess(notifierRole, {
       table: this.table,
@@ -218,6 +225,7 @@ export class TelealertAlerting extends Construct {
       depsLockFilePath,
       role: notifierRole,
       environment,
+      table: this.table,
       deadLetterQueue: this.deadLetterQueue,
       memorySize,
       logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,

@@ -28,6 +28,10 @@ export interface PollerAccess {
   readonly tokenParameter: string;
   readonly tokenKeyArn?: string;
   readonly table: ITable;
+}
+
+export interface NotifierAccess {
+  readonly table: ITable;
   readonly topics: readonly ITopic[];
   readonly key: IKey;
 }
@@ -43,13 +47,11 @@ export function parameterArn(stack: Stack, name: string): string {
 }
 
 /**
- * The notifier's least privilege: the state table (its own partition, beside the sources') and
- * the stack's topics with their key. No token: it never calls the API.
+ * The notifier's least privilege: the state table (its own partition, and the sources' owed
+ * events it takes and marks sent) and the stack's topics with their key. No token: it never
+ * calls the API. Reading the table's stream is granted by its event source.
  */
-export function grantNotifierAccess(
-  role: IRole,
-  access: Pick<PollerAccess, 'table' | 'topics' | 'key'>,
-): void {
+export function grantNotifierAccess(role: IRole, access: NotifierAccess): void {
   role.addToPrincipalPolicy(
     new PolicyStatement({
       sid: 'StateTable',
@@ -75,9 +77,9 @@ export function grantNotifierAccess(
 }
 
 /**
- * The pollers' least privilege: the one token parameter, the state table, the stack's topics
- * and their key. Logs are granted per log group by the caller; metrics go out as EMF in the
- * logs, so there is no `cloudwatch:PutMetricData`.
+ * The pollers' least privilege: the one token parameter and the state table. No topic: a
+ * poller commits its events, and the notifier alone publishes. Logs are granted per log group
+ * by the caller; metrics go out as EMF in the logs, so there is no `cloudwatch:PutMetricData`.
  */
 export function grantPollerAccess(role: IRole, access: PollerAccess): void {
   const stack = Stack.of(role);
@@ -111,22 +113,6 @@ export function grantPollerAccess(role: IRole, access: PollerAccess): void {
       resources: [access.table.tableArn],
     }),
   );
-  if (access.topics.length > 0) {
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'PublishNotifications',
-        actions: ['sns:Publish'],
-        resources: access.topics.map((topic) => topic.topicArn),
-      }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'EncryptNotifications',
-        actions: [...TOPIC_KEY_ACTIONS],
-        resources: [access.key.keyArn],
-      }),
-    );
-  }
 }
 
 /**
