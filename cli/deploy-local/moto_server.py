@@ -18,6 +18,11 @@ they drop. Everything else is moto's own.
   `SSESpecification` (moto reads it in the API's shape, `Enabled`, not CloudFormation's
   `SSEEnabled`)
 
+A DynamoDB stream's event source mapping is kept as created, but a write to the table does not
+try to invoke its function (moto would start a Docker container; without one, it logs to a log
+group that may not exist and fails the write): the stream keeps its records, and the caller
+delivers them, as `cli/deploy-local/stream.ts` `StreamMapping` does.
+
 It runs the server on one thread: moto's DynamoDB does not serialise a condition check with its
 write, so two racing conditional writes could both succeed on a threaded server (never on
 DynamoDB), and the suite's concurrency tests must stay honest.
@@ -39,7 +44,7 @@ if moto.__version__ != PINNED_MOTO:
         f"python3 -m pip install 'moto[server]=={PINNED_MOTO}'"
     )
 
-from moto.awslambda.models import LambdaFunction, lambda_backends  # noqa: E402
+from moto.awslambda.models import LambdaBackend, LambdaFunction, lambda_backends  # noqa: E402
 from moto.cloudwatch.models import (  # noqa: E402
     Dimension,
     Metric,
@@ -398,6 +403,14 @@ Table.create_from_cloudformation_json = classmethod(create_table)
 Table.update_from_cloudformation_json = classmethod(update_table)
 
 
+def send_dynamodb_items(self, function_arn: str, items: list[Any], source: str) -> str:
+    """Invokes nothing, and says so (an empty result keeps the records in the stream)."""
+    return ""
+
+
+LambdaBackend.send_dynamodb_items = send_dynamodb_items
+
+
 def main() -> None:
     from moto.moto_server.werkzeug_app import (
         DomainDispatcherApplication,
@@ -411,3 +424,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+

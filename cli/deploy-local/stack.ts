@@ -169,6 +169,12 @@ export async function readDeployedStack(name: string): Promise<DeployedStack> {
           eventSources: EventSourceMappings.map((m) => ({
             arn: m.EventSourceArn ?? '',
             batchSize: m.BatchSize,
+            ...(m.StartingPosition ? { startingPosition: m.StartingPosition } : {}),
+            ...(m.FilterCriteria?.Filters
+              ? {
+                  filters: m.FilterCriteria.Filters.map((f) => JSON.parse(f.Pattern ?? '{}')),
+                }
+              : {}),
           })),
         };
       }),

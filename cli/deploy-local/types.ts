@@ -30,8 +30,18 @@ export interface DeployedFunction {
     readonly expression?: string;
     readonly state?: string;
   }[];
-  /** Event sources that invoke it (queues). */
-  readonly eventSources: readonly { readonly arn: string; readonly batchSize?: number }[];
+  /** Event sources that invoke it (a queue, the state table's stream). */
+  readonly eventSources: readonly DeployedEventSource[];
+}
+
+/** An event source mapping: what invokes a function from a queue or a stream. */
+export interface DeployedEventSource {
+  readonly arn: string;
+  readonly batchSize?: number;
+  /** A stream's: where reading starts (`LATEST`, `TRIM_HORIZON`). */
+  readonly startingPosition?: string;
+  /** The filter patterns (Lambda's event filtering), parsed; absent without a filter. */
+  readonly filters?: readonly unknown[];
 }
 
 export interface DeployedSubscription {

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { Context } from 'aws-lambda';
+import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
+import { StreamMapping } from '../../cli/deploy-local/stream';
+import type { NotifierSummary } from '../../functions/notifier-metrics';
+import { NOTIFIER_STREAM_FILTER } from '../../infra/notifier';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
 import type { RunSummary } from '../../shared/runner/types';
@@ -27,6 +30,13 @@ export interface RuntimeHarness {
   readonly directory: string;
   /** The `sk` of every item of a source's partition in the state table, read consistently. */
   tableKeys(source: SourceName): Promise<string[]>;
+  /**
+   * What the stack's event source mapping does with the table's stream, which moto cannot:
+   * invokes `notifier` with the records written since the last call that the stack's filter
+   * keeps (a poller's commit). Resolves with each invocation's summary: none when no poller
+   * committed since.
+   */
+  streamToNotifier(notifier: unknown): Promise<NotifierSummary[]>;
   close(): Promise<void>;
 }
 
@@ -42,7 +52,7 @@ export interface RuntimeHarnessOptions {
   readonly channels?: Parameters<typeof createFakeStack>[0]['channels'];
   /** The rules file's text for the simulator's URL. @default the e2e rules (`scenario.ts`) */
   readonly rules?: (baseUrl: string, tokenParameter: string) => string;
-  /** `messages`: the pollers hand their events to the notifier, as the stack sets them. */
+  /** `messages`: the pollers leave their events to the notifier, as the stack sets them. */
   readonly delivery?: 'messages';
 }
 
@@ -76,6 +86,10 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
     rulesFile(simulator.url, TOKEN_PARAMETER, options.samples);
   useDeployedEnvironment(stack, directory, rules, options.delivery);
   const dynamodb = new DynamoDBClient({});
+  const stream = await StreamMapping.open({
+    streamArn: stack.streamArn,
+    filters: [NOTIFIER_STREAM_FILTER],
+  });
 
   return {
     stack,
@@ -92,7 +106,15 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
       );
       return Items.map((item) => item.sk?.S ?? '');
     },
+    streamToNotifier(notifier) {
+      const handler = notifier as (
+        event: DynamoDBStreamEvent,
+        context: Context,
+      ) => Promise<NotifierSummary>;
+      return stream.deliver((event) => handler(event, lambdaContext()));
+    },
     async close() {
+      stream.close();
       dynamodb.destroy();
       await simulator.close();
       stack.destroy();
@@ -105,8 +127,8 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
 /**
  * Writes `rulesText` validated, as synth ships it, into `directory`, and sets the environment a
  * deployed function reads (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, `TELEALERT_TOPICS`, metrics
- * off); with `delivery: 'messages'`, the pollers hand their events to the notifier, as the stack
- * sets them to.
+ * off); with `delivery: 'messages'`, the pollers leave their events to the notifier, as the
+ * stack sets them to.
  */
 export function useDeployedEnvironment(
   stack: FakeStack,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
+import type { NotifierSummary } from '../../functions/notifier-metrics';
 import type { Message } from '../../shared/notifier/types';
-import type { NotifierStepResult } from '../../shared/runner/notifier-step';
 import { zonedTimeToEpoch } from '../../shared/time/zone';
 import { ManualClock } from '../../simulator/clock';
 import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
@@ -41,7 +41,7 @@ beforeAll(async () => {
         'finance: { email: [finance@example.com] }',
         'finance: { email: [finance@example.com], active: { days: [mon], from: "09:00", to: "18:00" } }',
       ),
-    // The stack's setting: the pollers hand their events to the notifier.
+    // The stack's setting: the pollers leave their events to the notifier.
     delivery: 'messages',
   });
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 // One timeline: each test continues where the previous one left off.
-describe('Deployed notifier on moto: pollers hand events over, the notifier clock sends what is due', () => {
+describe('Deployed notifier on moto: pollers commit events, the stream and the clock invoke the notifier', () => {
   const logger = silentLogger();
   const liveCalls = createPollerHandler('live_calls', { logger });
   const payments = createPollerHandler('payments', { logger });
@@ -62,6 +62,10 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
   it('turns the pollers\u2019 events into messages on each channel, honouring filter policies', async () => {
     at(T0 + 30_000);
     await invoke(liveCalls);
+    // The poller only committed: nothing is sent until its commit, on the stream, invokes the notifier.
+    expect(await harness.stack.drain('oncall')).toEqual([]);
+    const [round] = await harness.streamToNotifier(notifier);
+    expect(round).toMatchObject({ taken: 2 });
     expect(brief(await harness.stack.drain('oncall')).sort()).toEqual([
       'alerts: any-ringing:firing',
       'alerts: too-many-ringing:firing',
@@ -69,16 +73,28 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
     const managers = (await harness.stack.drain('managers')) as unknown as Message[];
     expect(managers.map((m) => m.alerts[0]?.key)).toEqual([`too-many-ringing{did=${DID_A}}`]);
     await invoke(payments);
+    expect(await harness.streamToNotifier(notifier)).toEqual([
+      expect.objectContaining({ taken: 1, decided: [] }),
+    ]);
     // Saturday: deferred, not dropped.
     expect(await harness.stack.drain('finance')).toEqual([]);
+  });
+
+  it('is not invoked by its own writes: its state, its messages, the events it marks sent', async () => {
+    // The rounds above wrote the notifier's partition and deleted the pollers' owed items.
+    expect(await harness.tableKeys('live_calls')).toEqual(['state']);
+    expect(await harness.streamToNotifier(notifier)).toEqual([]);
   });
 
   it('holds what follows within the interval, and the notifier alone sends it when due', async () => {
     at(T0 + 4 * MINUTE);
     await invoke(liveCalls);
+    expect(await harness.streamToNotifier(notifier)).toEqual([
+      expect.objectContaining({ taken: 2, decided: [] }),
+    ]);
     expect(await harness.stack.drain('oncall')).toEqual([]);
     at(T0 + 5 * MINUTE + 30_000);
-    const result = await invoke<NotifierStepResult>(notifier);
+    const result = await invoke<NotifierSummary>(notifier);
     // Four: managers' copy of the warning is published too, and its filter policy drops it.
     expect(result.published).toHaveLength(4);
     expect(brief(await harness.stack.drain('oncall')).sort()).toEqual([
@@ -103,16 +119,17 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
     // The burst on DID B rings from 5 min: its alerts join the groups sent at 5:30, held.
     at(T0 + 6 * MINUTE);
     await invoke(liveCalls);
+    await harness.streamToNotifier(notifier);
     expect(await harness.stack.drain('oncall')).toEqual([]);
     at(T0 + 10 * MINUTE + 30_000);
-    const crashed = await invoke<NotifierStepResult>(crashing);
+    const crashed = await invoke<NotifierSummary>(crashing);
     expect(crashed.published).toEqual([]);
     expect(crashed.unpublished.length).toBeGreaterThan(0);
     // Within the grace period the crashed step might still be publishing: left alone.
     at(T0 + 11 * MINUTE);
-    expect((await invoke<NotifierStepResult>(notifier)).published).toEqual([]);
+    expect((await invoke<NotifierSummary>(notifier)).published).toEqual([]);
     at(T0 + 13 * MINUTE);
-    expect([...(await invoke<NotifierStepResult>(notifier)).published].sort()).toEqual(
+    expect([...(await invoke<NotifierSummary>(notifier)).published].sort()).toEqual(
       [...crashed.unpublished].sort(),
     );
     const sent = [
@@ -134,11 +151,11 @@ describe('Deployed notifier on moto: pollers hand events over, the notifier cloc
   it('sends the deferred digest at the start of active hours, once, from two overlapping runs', async () => {
     at(zonedTimeToEpoch('Asia/Kolkata', 2026, 11, 23, 9, 0, 30));
     const [one, two] = await Promise.all([
-      invoke<NotifierStepResult>(notifier),
-      invoke<NotifierStepResult>(notifier),
+      invoke<NotifierSummary>(notifier),
+      invoke<NotifierSummary>(notifier),
     ]);
     const decided = [...(one?.decided ?? []), ...(two?.decided ?? [])];
-    expect(decided.map((item) => item.message.kind)).toEqual(['digest']);
+    expect(decided.map((item) => item.kind)).toEqual(['digest']);
     const finance = (await harness.stack.drain('finance')) as unknown as Message[];
     expect(finance.map((m) => `${m.kind}: ${m.alerts.map((a) => a.rule).join(',')}`)).toEqual([
       'digest: big-payment',

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli/main';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
+import type { NotifierSummary } from '../../functions/notifier-metrics';
 import type { Message } from '../../shared/notifier/types';
-import type { NotifierStepResult } from '../../shared/runner/notifier-step';
 import { ManualClock } from '../../simulator/clock';
 import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
@@ -182,6 +182,7 @@ describe('People answer back on moto: silences and acks in the deployed table, e
     at(T0 + 30_000);
     await invoke(payments);
     await invoke(liveCalls);
+    await harness.streamToNotifier(notifier);
     expect(await told('finance')).toEqual([]);
     expect(await told('oncall')).toEqual(['alerts: ringing-on-did firing']);
     const listed = await telealert('silence', 'list', '--json');
@@ -192,8 +193,8 @@ describe('People answer back on moto: silences and acks in the deployed table, e
 
   it('escalates an unacknowledged alert from the notifier alone, with no poller running', async () => {
     at(T0 + 10 * MINUTE + 30_000);
-    const step = await invoke<NotifierStepResult>(notifier);
-    expect(step.decided.map((item) => item.message.kind)).toEqual(['escalation']);
+    const step = await invoke<NotifierSummary>(notifier);
+    expect(step.decided.map((item) => item.kind)).toEqual(['escalation']);
     expect(await told('leads')).toEqual(['escalation: ringing-on-did firing']);
     expect(await told('oncall')).toEqual([]);
   });
@@ -201,6 +202,7 @@ describe('People answer back on moto: silences and acks in the deployed table, e
   it('acknowledges by a call to ack.did seen by the live-calls poller: confirmed, and no further step', async () => {
     at(T0 + 12 * MINUTE + 30_000);
     await invoke(liveCalls);
+    await harness.streamToNotifier(notifier);
     const oncall = (await harness.stack.drain('oncall')) as unknown as Message[];
     expect(oncall.map((m) => [m.kind, m.sms])).toEqual([
       ['ack', `ACK by ${ONCALL_PHONE}: 1 alert: ringing-on-did ${DID} CRITICAL`],
@@ -214,7 +216,7 @@ describe('People answer back on moto: silences and acks in the deployed table, e
       }),
     ]);
     at(T0 + 20 * MINUTE + 30_000);
-    await invoke<NotifierStepResult>(notifier);
+    await invoke<NotifierSummary>(notifier);
     expect(await told('managers')).toEqual([]);
   });
 });

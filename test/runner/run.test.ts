@@ -86,6 +86,23 @@ describe('Function: runSource', () => {
     expect(await store.load('live_calls')).toMatchObject({ revision: 1, owed: [] });
   });
 
+  it('only commits without a publisher: what it owes stays owed for the notifier to take', async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const { run, store } = options({ client, ...clock });
+    const { publisher: _unused, ...withoutPublisher } = run;
+    const summary = await runSource(withoutPublisher);
+    expect(summary).toMatchObject({ samples: 1, sent: 0, owedLeft: 1 });
+    const owed = await store.loadOwed('live_calls');
+    expect(owed.map((n) => [n.rule, n.status])).toEqual([['too-many-ringing', 'firing']]);
+
+    // A later run sends nothing either, however old the owed event: the notifier takes it.
+    clock.advance(10 * MINUTE);
+    const later = await runSource({ ...withoutPublisher, deadlineMs: clock.now() + MINUTE });
+    expect(later).toMatchObject({ sent: 0, owedLeft: 1 });
+    expect(await store.loadOwed('live_calls')).toEqual(owed);
+  });
+
   it('takes the configured samples evenly spaced over one period', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);

@@ -17,6 +17,8 @@ import { SEVERITIES, type Severity } from '../../shared/types/config';
 /** What the stack would create, on moto: one topic per channel, each with a queue listening. */
 export interface FakeStack {
   readonly tableName: string;
+  /** The state table's stream (keys only). */
+  readonly streamArn: string;
   /** Channel name -> topic ARN (the `TELEALERT_TOPICS` value). */
   readonly topics: Record<string, string>;
   /** Every notification body that reached a channel's queue since the last drain. */
@@ -38,13 +40,11 @@ export function severityFilterPolicy(minSeverity: Severity): string {
 }
 
 /**
- * Creates the table (keys and TTL as the stack), the topics, an SQS queue per topic subscribed
- * with raw delivery (so a message body is the `sqs` body: the notification JSON) and the
- * stack's severity filter policy, and the SecureString token.
+ * The state table as the stack declares it: string keys `pk`/`sk`, on demand, a stream of keys
+ * (what invokes the notifier). Resolves with the stream's ARN.
  */
-/** The state table as the stack declares it: string keys `pk`/`sk`, on demand. */
-export async function createStateTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  await client.send(
+export async function createStateTable(client: DynamoDBClient, tableName: string): Promise<string> {
+  const { TableDescription } = await client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
@@ -56,17 +56,24 @@ export async function createStateTable(client: DynamoDBClient, tableName: string
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' },
     }),
   );
+  return TableDescription?.LatestStreamArn ?? '';
 }
 
+/**
+ * Creates the table (keys, stream and TTL as the stack), the topics, an SQS queue per topic
+ * subscribed with raw delivery (so a message body is the `sqs` body: the notification JSON) and
+ * the stack's severity filter policy, and the SecureString token.
+ */
 export async function createFakeStack(options: FakeStackOptions): Promise<FakeStack> {
   const dynamodb = new DynamoDBClient({});
   const sns = new SNSClient({});
   const sqs = new SQSClient({});
   const ssm = new SSMClient({});
   const tableName = `${options.prefix}-state`;
-  await createStateTable(dynamodb, tableName);
+  const streamArn = await createStateTable(dynamodb, tableName);
   await dynamodb.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,
@@ -109,6 +116,7 @@ export async function createFakeStack(options: FakeStackOptions): Promise<FakeSt
 
   return {
     tableName,
+    streamArn,
     topics,
     async drain(channel) {
       const bodies: Record<string, unknown>[] = [];

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { Notification } from '../../shared/engine/types';
+import {
+  MemoryMessagePublisher,
+  MemoryNotifierStore,
+  MemoryStateStore,
+} from '../../shared/ports/memory';
+import type { OwedEvents } from '../../shared/ports/types';
+import { notifierRound } from '../../shared/runner/notifier-round';
+import type { SourceName } from '../../shared/types/config';
+import { config, MINUTE, T0 } from '../engine/fixtures';
+import { ringingEvent } from '../notifier/events';
+
+const CONFIG = config([]);
+
+function paymentEvent(key: string, atMs: number): Notification {
+  return ringingEvent(key, atMs, {
+    id: `large{payment_id=${key}}|firing|${atMs}`,
+    source: 'payments',
+    rule: 'large',
+    key: `large{payment_id=${key}}`,
+    labels: { payment_id: key },
+  });
+}
+
+/** The pollers' store with `events` committed as owed, as their runs leave them. */
+async function committed(events: readonly Notification[]): Promise<MemoryStateStore> {
+  const store = new MemoryStateStore({ now: () => T0 });
+  for (const source of ['live_calls', 'payments'] as const) {
+    const own = events.filter((event) => event.source === source);
+    if (own.length > 0) await store.commit(source, 0, { instances: {} } as never, own);
+  }
+  return store;
+}
+
+describe('Function: notifierRound', () => {
+  it("tells every source's committed events, oldest first, then marks them sent", async () => {
+    const events = await committed([
+      ringingEvent('late', T0 + 30_000),
+      paymentEvent('p1', T0),
+      ringingEvent('early', T0 + 10_000),
+    ]);
+    const publisher = new MemoryMessagePublisher();
+    const result = await notifierRound({
+      config: CONFIG,
+      events,
+      store: new MemoryNotifierStore(),
+      publisher,
+      now: () => T0 + MINUTE,
+    });
+    expect(result.takenEvents.map((event) => event.key)).toEqual([
+      'large{payment_id=p1}',
+      'ringing{call_id=early}',
+      'ringing{call_id=late}',
+    ]);
+    expect(result).toMatchObject({ taken: 3, skipped: 0, markSentFailed: [] });
+    expect(publisher.published.flatMap((m) => m.alerts.map((a) => a.key))).toEqual([
+      'large{payment_id=p1}',
+      'ringing{call_id=early}',
+      'ringing{call_id=late}',
+    ]);
+    expect(await events.loadOwed('live_calls')).toEqual([]);
+    expect(await events.loadOwed('payments')).toEqual([]);
+  });
+
+  it('leaves the events owed when its step fails before committing, and the next round tells them once', async () => {
+    const events = await committed([ringingEvent('a', T0)]);
+    const store = new MemoryNotifierStore();
+    const broken = new (class extends MemoryNotifierStore {
+      override async commitNotifier(): Promise<number> {
+        throw new Error('DynamoDB is down');
+      }
+    })();
+    const publisher = new MemoryMessagePublisher();
+    const round = (notifierStore: MemoryNotifierStore) =>
+      notifierRound({ config: CONFIG, events, store: notifierStore, publisher, now: () => T0 });
+    await expect(round(broken)).rejects.toThrow('DynamoDB is down');
+    expect(await events.loadOwed('live_calls')).toHaveLength(1);
+    expect((await round(store)).taken).toBe(1);
+    expect(publisher.published).toHaveLength(1);
+    expect(await events.loadOwed('live_calls')).toEqual([]);
+  });
+
+  it('reports a source it could not mark sent, and the next round skips those events and marks them', async () => {
+    const store = await committed([ringingEvent('a', T0), paymentEvent('p1', T0)]);
+    let failing = true;
+    const events: OwedEvents = {
+      loadOwed: (source) => store.loadOwed(source),
+      markSent: async (source: SourceName, ids) => {
+        if (failing && source === 'payments') throw new Error('throttled');
+        await store.markSent(source, ids);
+      },
+    };
+    const notifier = new MemoryNotifierStore();
+    const publisher = new MemoryMessagePublisher();
+    const round = (nowMs: number) =>
+      notifierRound({ config: CONFIG, events, store: notifier, publisher, now: () => nowMs });
+
+    const first = await round(T0);
+    expect(first.markSentFailed.map((failure) => failure.source)).toEqual(['payments']);
+    expect(await store.loadOwed('live_calls')).toEqual([]);
+    expect(await store.loadOwed('payments')).toHaveLength(1);
+
+    failing = false;
+    const second = await round(T0 + MINUTE);
+    expect(second).toMatchObject({ taken: 0, skipped: 1, markSentFailed: [] });
+    expect(await store.loadOwed('payments')).toEqual([]);
+    // Told once: the second round decided nothing new.
+    expect(publisher.published.flatMap((m) => m.alerts.map((a) => a.key)).sort()).toEqual([
+      'large{payment_id=p1}',
+      'ringing{call_id=a}',
+    ]);
+  });
+
+  it('runs as the clock tick when no poller owes anything', async () => {
+    const result = await notifierRound({
+      config: CONFIG,
+      events: new MemoryStateStore(),
+      store: new MemoryNotifierStore(),
+      publisher: new MemoryMessagePublisher(),
+      now: () => T0,
+    });
+    expect(result).toMatchObject({ taken: 0, skipped: 0, decided: [], published: [] });
+  });
+});
