@@ -14,6 +14,7 @@ import { loadDeployedHandler, scheduledEvent } from './handlers';
 import { listenToSubscriptions } from './listen';
 import { ACCOUNT, checkMoto, type MotoServer, REGION, startMotoAlongside } from './moto';
 import { readDeployedStack, stackOutputs } from './stack';
+import { StreamMapping } from './stream';
 import { describeDelivery, describeStack } from './summary';
 
 const SIMULATOR_TOKEN = 'rehearsal-token';
@@ -138,14 +139,36 @@ export async function rehearse(options: RehearsalOptions): Promise<void> {
       '\nOne scheduled run of each function, its deployed code run here against the simulator\n',
     );
     const listeners = await listenToSubscriptions(stack.topics, 'deploy-local-listener');
+    const code = join(directory, 'code');
+    const server = moto;
+    // What the notifier's stream mapping does on AWS, which moto cannot: a poller's commit
+    // invokes the notifier with the records its filter keeps.
+    const streamed = stack.functions.flatMap((fn) =>
+      fn.eventSources.filter((s) => s.arn.includes('/stream/')).map((source) => ({ fn, source })),
+    );
+    const mappings = await Promise.all(
+      streamed.map(async ({ fn, source }) => ({
+        fn,
+        handler: await loadDeployedHandler(server, fn, code, { quiet: true }),
+        stream: await StreamMapping.open({
+          streamArn: source.arn,
+          ...(source.filters ? { filters: source.filters } : {}),
+          ...(source.batchSize ? { batchSize: source.batchSize } : {}),
+        }),
+      })),
+    );
     for (const fn of stack.functions) {
       checkStop();
-      const handler = await loadDeployedHandler(moto, fn, join(directory, 'code'), {
-        quiet: true,
-      });
+      const handler = await loadDeployedHandler(moto, fn, code, { quiet: true });
       clock.set(Date.now());
       const summary = await handler.invoke(scheduledEvent(fn, Date.now()));
       stdout(`  ${fn.name}: ${JSON.stringify(summary)}\n`);
+      for (const mapping of mappings) {
+        const rounds = await mapping.stream.deliver((event) => mapping.handler.invoke(event));
+        for (const round of rounds) {
+          stdout(`    -> ${mapping.fn.name} (the table's stream): ${JSON.stringify(round)}\n`);
+        }
+      }
       const lines: string[] = [];
       for (const listener of listeners.all) {
         lines.push(...describeDelivery(listener, await listeners.drain(listener), stack));
@@ -153,6 +176,7 @@ export async function rehearse(options: RehearsalOptions): Promise<void> {
       stdout(lines.length > 0 ? `${lines.join('\n')}\n` : '    -> nothing to send\n');
     }
     await listeners.close();
+    for (const mapping of mappings) mapping.stream.close();
   } finally {
     stopSignal.removeEventListener('abort', onStop);
     try {

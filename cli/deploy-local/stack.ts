@@ -261,6 +261,10 @@ export async function readDeployedStack(name: string): Promise<DeployedStack> {
           ttl: ttl && { attribute: ttl.AttributeName, status: ttl.TimeToLiveStatus },
           pointInTimeRecovery: backups?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus,
           sse: t.SSEDescription?.Status,
+          ...(t.LatestStreamArn ? { streamArn: t.LatestStreamArn } : {}),
+          ...(t.StreamSpecification?.StreamViewType
+            ? { streamViewType: t.StreamSpecification.StreamViewType }
+            : {}),
         };
       }),
     );

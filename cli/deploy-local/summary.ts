@@ -39,7 +39,14 @@ function functionLines(fn: DeployedFunction): string[] {
     );
   }
   for (const source of fn.eventSources) {
-    lines.push(`    invoked by: ${short(source.arn)} (batch ${source.batchSize ?? '?'})`);
+    const facts = [
+      `batch ${source.batchSize ?? '?'}`,
+      source.startingPosition ? `from ${source.startingPosition}` : undefined,
+      source.filters
+        ? `filter ${source.filters.map((f) => JSON.stringify(f)).join(' or ')}`
+        : undefined,
+    ].filter((fact) => fact !== undefined);
+    lines.push(`    invoked by: ${short(source.arn)} (${facts.join(', ')})`);
   }
   const invoke = fn.eventInvokeConfig;
   if (invoke) {
@@ -50,7 +57,9 @@ function functionLines(fn: DeployedFunction): string[] {
     );
   }
   const topics = fn.environment.TELEALERT_TOPICS;
-  if (topics) {
+  if (fn.environment.TELEALERT_DELIVERY === 'messages') {
+    lines.push('    publishes nothing: commits its events to the table for the notifier');
+  } else if (topics) {
     const channels = Object.keys(JSON.parse(topics) as Record<string, string>);
     lines.push(`    publishes to: ${channels.join(', ')}`);
   }
@@ -103,7 +112,8 @@ export function describeStack(stack: DeployedStack): string {
     lines.push(
       `  ${table.name}: keys ${table.keys.join(', ')}; ${table.billingMode ?? '?'}; ` +
         `TTL ${table.ttl?.attribute ?? '-'} ${table.ttl?.status ?? 'DISABLED'}; ` +
-        `point-in-time recovery ${table.pointInTimeRecovery ?? 'DISABLED'}; encryption ${table.sse ?? 'DISABLED'}`,
+        `point-in-time recovery ${table.pointInTimeRecovery ?? 'DISABLED'}; encryption ${table.sse ?? 'DISABLED'}; ` +
+        `stream ${table.streamViewType ?? 'none'}`,
     );
   }
   if (stack.queues.length > 0) lines.push('', 'Queues');

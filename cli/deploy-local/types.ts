@@ -87,6 +87,9 @@ export interface DeployedTable {
   readonly ttl?: { readonly attribute?: string; readonly status?: string };
   readonly pointInTimeRecovery?: string;
   readonly sse?: string;
+  /** The table's stream, when it has one: its ARN and what its records carry (`KEYS_ONLY`). */
+  readonly streamArn?: string;
+  readonly streamViewType?: string;
 }
 
 export interface DeployedLogGroup {

@@ -13,6 +13,9 @@ import {
   listenToSubscriptions,
 } from '../../cli/deploy-local/listen';
 import type { DeployedStack } from '../../cli/deploy-local/stack';
+import { StreamMapping } from '../../cli/deploy-local/stream';
+import type { NotifierSummary } from '../../functions/notifier-metrics';
+import { NOTIFIER_STREAM_FILTER } from '../../infra/notifier';
 import { EMBEDDED_CONFIG_FILE, embedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
 import { ManualClock } from '../../simulator/clock';
@@ -28,6 +31,8 @@ let simulator: RunningSimulator;
 let rules: string;
 let deployment: Deployment;
 let listeners: Listeners;
+/** The table's stream as the notifier's event source mapping reads it. */
+let notifierStream: StreamMapping;
 
 function at(offsetMs: number) {
   clock.set(T0 + offsetMs);
@@ -64,6 +69,20 @@ function poller(source: string): DeployedHandler {
   const handler = fn && deployment.handlers.get(fn.logicalId);
   if (!handler) throw new Error(`no deployed poller of ${source}`);
   return handler;
+}
+
+function notifier(): DeployedHandler {
+  const fn = stack().functions.find((f) => f.logicalId.includes('NotifierFunction'));
+  const handler = fn && deployment.handlers.get(fn.logicalId);
+  if (!handler) throw new Error('no deployed notifier');
+  return handler;
+}
+
+/** Runs the notifier's deployed code with what its stream mapping would hand it since the last time. */
+function streamToNotifier(): Promise<NotifierSummary[]> {
+  return notifierStream.deliver(
+    async (event) => (await notifier().invoke(event, 50_000)) as NotifierSummary,
+  );
 }
 
 /** Runs a poller's deployed code as its schedule would, once. */
@@ -129,11 +148,19 @@ beforeAll(async () => {
     token: 'token-1',
   });
   listeners = await listenToSubscriptions(stack().topics, 'e2e-stack-listener');
+  const mapping = notifier().fn.eventSources.find((source) => source.arn.includes('/stream/'));
+  if (!mapping) throw new Error('the notifier has no stream event source');
+  notifierStream = await StreamMapping.open({
+    streamArn: mapping.arn,
+    ...(mapping.filters ? { filters: mapping.filters } : {}),
+    ...(mapping.batchSize ? { batchSize: mapping.batchSize } : {}),
+  });
   vi.useFakeTimers({ toFake: ['Date'] });
 }, 300_000);
 
 afterAll(async () => {
   vi.useRealTimers();
+  notifierStream?.close();
   await simulator?.close();
   await deployment?.close();
 });
@@ -190,6 +217,24 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
       expect(Object.keys(channels).sort()).toEqual(['finance', 'managers', 'oncall']);
       for (const arn of Object.values(channels)) expect(topics.map((t) => t.arn)).toContain(arn);
     }
+  });
+
+  it("invokes the notifier from the table's stream (keys only), filtered to the sources' state items, and every minute", () => {
+    const { fn } = notifier();
+    const table = stack().tables[0];
+    expect(table?.streamViewType).toBe('KEYS_ONLY');
+    expect(fn.eventSources).toEqual([
+      {
+        arn: table?.streamArn,
+        batchSize: 100,
+        startingPosition: 'LATEST',
+        filters: [NOTIFIER_STREAM_FILTER],
+      },
+    ]);
+    expect(fn.schedules.map((s) => [s.expression, s.state])).toEqual([
+      ['rate(1 minute)', 'ENABLED'],
+    ]);
+    expect(fn.reservedConcurrency).toBe(1);
   });
 
   it('ships the rules file and the config validated from it in each deployed function', () => {
@@ -279,7 +324,14 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
 
   it('delivers firing alerts to every subscriber of their channels, per minSeverity', async () => {
     at(30_000);
-    expect(await invoke('live_calls')).toMatchObject({ samples: 1, sent: 2, failures: 0 });
+    // The poller commits its two events and sends nothing itself; its commit invokes the notifier.
+    expect(await invoke('live_calls')).toMatchObject({
+      samples: 1,
+      sent: 0,
+      owedLeft: 2,
+      failures: 0,
+    });
+    expect(await streamToNotifier()).toEqual([expect.objectContaining({ taken: 2 })]);
     const both = ['any-ringing:firing::warning', `too-many-ringing:firing:${DID_A}:critical`];
     expect(await received('oncall', 'sms', '+15550100')).toEqual(both);
     expect(await received('oncall', 'email', 'oncall@example.com')).toEqual(both);
@@ -287,7 +339,8 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     expect(await received('managers', 'sms', '+15550101')).toEqual(critical);
     expect(await received('managers', 'email', 'managers@example.com')).toEqual(critical);
 
-    expect(await invoke('payments')).toMatchObject({ sent: 1, failures: 0 });
+    expect(await invoke('payments')).toMatchObject({ owedLeft: 1, failures: 0 });
+    expect(await streamToNotifier()).toEqual([expect.objectContaining({ taken: 1 })]);
     const finance = await received('finance', 'email', 'finance@example.com');
     expect(finance).toHaveLength(1);
     expect(finance[0]).toMatch(/^big-payment:firing:.+:warning$/);
@@ -295,11 +348,13 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
 
   it('sends resolved messages once the calls are gone, and nothing twice', async () => {
     at(90_000);
-    expect(await invoke('live_calls')).toMatchObject({ sent: 0 });
+    expect(await invoke('live_calls')).toMatchObject({ owedLeft: 0 });
+    await streamToNotifier();
     expect(await received('oncall', 'sms', '+15550100')).toEqual([]);
 
     at(4 * MINUTE);
-    expect(await invoke('live_calls')).toMatchObject({ sent: 2 });
+    expect(await invoke('live_calls')).toMatchObject({ owedLeft: 2 });
+    expect(await streamToNotifier()).toEqual([expect.objectContaining({ taken: 2 })]);
     const both = ['any-ringing:resolved::warning', `too-many-ringing:resolved:${DID_A}:critical`];
     expect(await received('oncall', 'sms', '+15550100')).toEqual(both);
     expect(await received('oncall', 'email', 'oncall@example.com')).toEqual(both);

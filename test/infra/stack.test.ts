@@ -231,7 +231,6 @@ describe('Construct: TelealertAlerting', () => {
           ];
 
     it('grants each poller exactly the token, the table, the DLQ, its sample queue and its logs: no topic', () => {
-      const { oncall, finance } = stack.alerting.topics;
       for (const source of ['live_calls', 'payments'] as const) {
         const poller = stack.alerting.pollers[source];
         template.hasResourceProperties('AWS::IAM::Policy', {
