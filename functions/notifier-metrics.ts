@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MessageKind } from '../shared/notifier/types';
-import { METRIC_NAMES } from '../shared/observability/metrics';
+import { METRIC_NAMES, SERVICE_NAME } from '../shared/observability/metrics';
 import type { NotifierRoundResult } from '../shared/runner/notifier-round';
 
 /** What a notifier invocation returns: small whatever the round did (a stream invokes it). */
@@ -46,8 +46,9 @@ export function recordNotifierRound(
   }
   for (const { source, rule, status, n } of events.values()) {
     const metric = metrics.singleMetric();
-    // The event's source, not the notifier's: the dashboard graphs them as the pollers' were.
-    metric.addDimensions({ source, rule, status });
+    // The event's source in place of the notifier's own `source`: as the pollers counted them.
+    metric.clearDefaultDimensions();
+    metric.addDimensions({ service: SERVICE_NAME, source, rule, status });
     metric.addMetric(METRIC_NAMES.notificationsSent, MetricUnit.Count, n);
   }
   const held = result.decided.filter((item) => item.smsHeld).length;

@@ -178,6 +178,41 @@ describe('The repository', () => {
     bench: (target) => !target.startsWith('test/e2e/'),
   };
 
+  /** Every repository file `entry` reaches through its imports, type-only ones included. */
+  function reachable(entry: string): Set<string> {
+    const seen = new Set([entry]);
+    const queue = [entry];
+    for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+      for (const site of graph.imports) {
+        if (site.file !== file || site.to === undefined || seen.has(site.to)) continue;
+        seen.add(site.to);
+        queue.push(site.to);
+      }
+    }
+    return seen;
+  }
+
+  it.each(['functions/live-calls.ts', 'functions/payments.ts'])(
+    '%s reaches neither the notifier nor its store or publisher: the notifier function alone sends messages',
+    (entry) => {
+      const files = [...reachable(entry)];
+      expect(files).toContain('shared/runner/run.ts');
+      expect(
+        files.filter(
+          (file) =>
+            file.startsWith('shared/notifier/') ||
+            file.startsWith('functions/notifier') ||
+            [
+              'dynamodb-notifier.ts',
+              'sns-messages.ts',
+              'notifier-step.ts',
+              'notifier-round.ts',
+            ].some((name) => file.endsWith(`/${name}`)),
+        ),
+      ).toEqual([]);
+    },
+  );
+
   it.each(Object.keys(WALLS))('keeps %s/ within its walls', (room) => {
     const allowed = WALLS[room] as (target: string, file: string) => boolean;
     const breaches = graph.imports

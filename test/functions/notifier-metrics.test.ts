@@ -32,7 +32,12 @@ function emitted(run: (metrics: Metrics) => void): Record<string, unknown>[] {
     lines.push(args.map(String).join(' '));
   });
   try {
-    const metrics = new Metrics({ namespace: 'Unit', serviceName: 'telealert' });
+    // As the notifier's own: every figure it writes carries `source: notifier` by default.
+    const metrics = new Metrics({
+      namespace: 'Unit',
+      serviceName: 'telealert',
+      defaultDimensions: { source: 'notifier' },
+    });
     run(metrics);
     metrics.publishStoredMetrics();
   } finally {
@@ -92,8 +97,11 @@ describe('Function: recordNotifierRound', () => {
         new Logger({ logLevel: 'SILENT' }),
       ),
     );
-    const sent = documents
-      .filter((d) => typeof d.NotificationsSent === 'number')
+    const counted = documents.filter((d) => typeof d.NotificationsSent === 'number');
+    for (const document of counted) {
+      expect(JSON.stringify(document._aws)).toContain('["service","source","rule","status"]');
+    }
+    const sent = counted
       .map((d) => `${d.source} ${d.rule} ${d.status} ${d.NotificationsSent}`)
       .sort();
     expect(sent).toEqual([
