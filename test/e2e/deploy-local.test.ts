@@ -85,6 +85,10 @@ describe('npm run deploy:local', () => {
     // One run of each deployed function against the simulator, and what it would send.
     expect(out).toMatch(/PollerlivecallsFunction\S+: \{"source":"live_calls".*"failures":0/);
     expect(out).toMatch(/PollerpaymentsFunction\S+: \{"source":"payments".*"failures":0/);
+    // A poller's commit invokes the notifier through the table's stream, which sends the messages.
+    expect(out).toMatch(/-> \S*Notifier\S* \(the table's stream\): \{"taken":[1-9]/);
+    expect(out).toContain('publishes nothing: commits its events to the table for the notifier');
+    expect(out).toContain('stream KEYS_ONLY');
     expect(out).toMatch(/-> oncall sms \+15550100: \S/);
     expect(out).toMatch(/-> finance email finance@example\.com: \S/);
     expect(out).toContain('ok  cdk destroy Telealert');
