@@ -1,4 +1,4 @@
 import { createNotifierHandler } from './notifier-handler';
 
-/** The notifier Lambda (scheduled every minute; pollers also run its step after each commit). */
+/** The notifier Lambda: invoked by the state table's stream when a poller commits, and every minute. */
 export const handler = createNotifierHandler();

@@ -20,8 +20,8 @@ export const ENV = {
   /** The live calls poller's sample queue (set when the rules take several samples a run). */
   sampleQueueUrl: 'TELEALERT_SAMPLE_QUEUE_URL',
   /**
-   * `messages`: the pollers hand their events to the notifier (grouped, capped messages);
-   * unset: each event is published as it is (contract section 4).
+   * `messages` (the stack's): the pollers only commit their events, the notifier function takes
+   * them (grouped, capped messages); unset: each event is published as it is (contract section 4).
    */
   delivery: 'TELEALERT_DELIVERY',
 } as const;

@@ -20,7 +20,8 @@ export interface LocalNotifierOptions {
 
 /**
  * The notifier in process (`telealert poll`, the demo): the pollers' `Publisher` hands each
- * run's events to a notifier step, as the deployed pollers do after their commit, and
+ * run's events to a notifier step right after its commit (deployed, the notifier function
+ * takes them from the table, woken by the commit on the table's stream), and
  * `runClock` is the notifier's own schedule, stepping at each due time (a held group, a
  * digest) and at least once a minute. Steps of one process run one at a time.
  */

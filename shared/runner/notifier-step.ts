@@ -32,7 +32,7 @@ export interface NotifierStepOptions {
   readonly store: NotifierStore;
   readonly publisher: MessagePublisher;
   readonly now: () => number;
-  /** Alert events handed over (by a poller after its commit); none for the clock's tick. */
+  /** Alert events handed over (the pollers' committed ones); none for a clock's tick. */
   readonly events?: readonly Notification[];
   /** @default 120000 */
   readonly owedGraceMs?: number;
@@ -65,7 +65,7 @@ export interface NotifierStepResult {
  * then publish what it decided and what an earlier step left owed (older than the grace
  * period, so a concurrent step's fresh messages go once), and mark what went out. A crash after the commit leaves the
  * messages owed, published by the next step with the same ids; a crash before it leaves the
- * events with their poller, handed over again. The deployed notifier calls it with the events
+ * events owed where the pollers committed them, handed over again. The deployed notifier calls it with the events
  * the pollers committed (`notifier-round.ts`), the local pollers after their commit, and a
  * clock's tick with none.
  *

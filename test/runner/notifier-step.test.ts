@@ -35,7 +35,7 @@ describe('Function: notifierStep', () => {
     expect((await store.loadNotifier()).owed).toEqual([]);
   });
 
-  it('skips an event handed over again (its poller crashed before marking it sent)', async () => {
+  it('skips an event handed over again (it was not marked sent after the step took it in)', async () => {
     const store = new MemoryNotifierStore();
     const publisher = new MemoryMessagePublisher();
     const step = (nowMs: number) =>
