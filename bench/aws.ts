@@ -77,7 +77,12 @@ export async function startLoopback(rulesText: string): Promise<Loopback> {
       const rules = options.rules ?? (benchConfigData() as Record<string, unknown>);
       return {
         bundle,
-        environment: { TELEALERT_TABLE: tableName, TELEALERT_TOPICS: JSON.stringify(stack.topics) },
+        // As the stack sets the pollers: they commit their events, the notifier sends.
+        environment: {
+          TELEALERT_TABLE: tableName,
+          TELEALERT_TOPICS: JSON.stringify(stack.topics),
+          TELEALERT_DELIVERY: 'messages',
+        },
         rules: { ...rules, api: { ...(rules.api as object), tokenParameter: TOKEN_PARAMETER } },
         token: TOKEN,
         table: tableName,

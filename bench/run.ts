@@ -439,7 +439,7 @@ function deployedRow(figure: DeployedMemoryFigure): Record<string, unknown> {
     body: figure.body,
     rssMb: figure.rssMb,
     runsMs: figure.invocations.map((run) => run.ms).join(', '),
-    sent: figure.invocations.map((run) => run.sent).join(', '),
+    owed: figure.invocations.map((run) => run.owed).join(', '),
     lambdaHeapFlags: figure.lambdaHeapFlags,
   };
 }
@@ -455,7 +455,8 @@ function volumeRows(memory: {
       paymentsRules: pipeline.paymentsRules,
       rssMb: pipeline.rssMb,
       ms: `${pipeline.ms} (process, 2 runs)`,
-      sent: '(not published)',
+      owed: '(not committed)',
+      notifier: '',
       tracked: '',
       pass: pipeline.pass ? 'PASS' : 'FAIL',
     },
@@ -467,7 +468,8 @@ function volumeRows(memory: {
       paymentsRules: VOLUME_PAYMENTS_RULES,
       rssMb: volume.rssMb,
       ms: volume.invocations.map((run) => run.ms).join(', '),
-      sent: volume.invocations.map((run) => run.sent).join(', '),
+      owed: volume.invocations.map((run) => run.owed).join(', '),
+      notifier: `took ${volume.notifier.taken}, ${volume.notifier.messages} messages, ${volume.notifier.published} published, ${volume.notifier.ms} ms; ${volume.notifier.owedAfter} left owed`,
       tracked: broad ? `${broad.tracked} (+${broad.untracked} told by too_many_alerts)` : '',
       pass: volume.pass ? 'PASS' : 'FAIL',
     });

@@ -6,9 +6,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
 import { parse } from 'yaml';
 import { DynamoStateStore } from '../functions/adapters/dynamodb-state';
+import { createNotifierHandler } from '../functions/notifier-handler';
+import type { NotifierSummary } from '../functions/notifier-metrics';
 import { writeEmbeddedConfig } from '../shared/config/embedded';
 import { validateConfig } from '../shared/config/validate';
 import { TOO_MANY_ALERTS } from '../shared/engine/limit';
@@ -72,22 +76,40 @@ export interface VolumeFigure {
   /** Peak RSS of the process, under the 256 MB function's heap limits and environment. */
   readonly rssMb: number;
   readonly limitMb: number;
-  /** Per invocation (the first run, then the next): records read, sent, wall time. */
-  readonly invocations: readonly { records: number; sent: number; ms: number }[];
+  /**
+   * Per invocation (the first run, then the next): records read, notifications owed after it
+   * (committed for the notifier: deployed, the poller sends nothing itself), wall time.
+   */
+  readonly invocations: readonly { records: number; owed: number; ms: number }[];
+  /**
+   * The notifier's round after the two runs, as the table's stream invokes it: events taken in,
+   * messages decided and published, wall time, and what was still owed afterwards.
+   */
+  readonly notifier: {
+    readonly taken: number;
+    readonly messages: number;
+    readonly published: number;
+    readonly ms: number;
+    readonly owedAfter: number;
+  };
   /** What the committed state holds: per rule, instances tracked and (too_many_alerts) left out. */
   readonly rules: readonly { rule: string; tracked: number; untracked: number }[];
   /** The committed state's alerts raised by the limit. */
   readonly limitAlerts: number;
-  /** Every run succeeded and sent everything, the state was committed, it fits the memory. */
+  /**
+   * Every run succeeded, the state was committed, the notifier took in everything owed and
+   * published its messages, nothing is left owed, it fits the memory.
+   */
   readonly pass: boolean;
 }
 
 /**
  * Runs the deployed payments bundle of `setup` (its rules: `volumeRulesData`) as Lambda runs it
  * (256 MB heap limits, the pollers' environment) twice in a row from an empty state, against
- * a loopback API serving `VOLUME_COUNT` generated payments: the first run must deliver what it
- * owes and commit, the second must load that state and run again (no crash loop). Reads the
- * committed state back from the table.
+ * a loopback API serving `VOLUME_COUNT` generated payments: the first run must commit its state
+ * and what it owes, the second must load that state and run again (no crash loop). Then the
+ * notifier function's round, in this process, as the table's stream would invoke it: it must
+ * take in everything owed and publish it. Reads the committed state back from the table.
  */
 export async function measureVolume(
   directory: string,
@@ -99,7 +121,11 @@ export async function measureVolume(
   writeFileSync(file, bodyText('payments', VOLUME_COUNT, nowMs, zone));
   const api = await serveBody(file, setup.token, zone);
   try {
-    const { rssMb, runs } = await runDeployed(directory, setup, api.url, ['first', 'next']);
+    const { rssMb, runs, rulesFile } = await runDeployed(directory, setup, api.url, [
+      'first',
+      'next',
+    ]);
+    const notifier = await notifierRoundAfter(setup, rulesFile);
     const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: setup.table });
     const stored = await store.load('payments');
     const alerts = Object.values(stored.state?.alerts ?? {});
@@ -116,16 +142,21 @@ export async function measureVolume(
       tracked: tracked.get(rule) ?? 0,
       untracked: untracked.get(rule) ?? 0,
     }));
+    const owed = runs.at(-1)?.owedLeft ?? 0;
     const ok =
       runs.length === 2 &&
-      runs.every((run) => run.failures === 0 && run.owedLeft === 0 && run.samples === 1) &&
+      runs.every((run) => run.failures === 0 && run.samples === 1) &&
+      notifier.taken === owed &&
+      notifier.published > 0 &&
+      notifier.owedAfter === 0 &&
       stored.owed.length === 0 &&
       (untracked.get(VOLUME_RULE) ?? 0) > 0;
     return {
       body: `${VOLUME_COUNT / 1000}k payments, rule ${VOLUME_RULE} matching all`,
       rssMb,
       limitMb: LAMBDA_MEMORY_MB,
-      invocations: runs.map(({ records, sent, ms }) => ({ records, sent, ms })),
+      invocations: runs.map(({ records, owedLeft, ms }) => ({ records, owed: owedLeft, ms })),
+      notifier,
       rules,
       limitAlerts: untracked.size,
       pass: ok && rssMb <= LAMBDA_MEMORY_MB,
@@ -133,6 +164,41 @@ export async function measureVolume(
   } finally {
     await api.close();
   }
+}
+
+/**
+ * One round of the notifier function (its handler in this process, on the same table, topics
+ * and rules), invoked as the table's stream invokes it after a poller's commit.
+ */
+async function notifierRoundAfter(
+  setup: DeployedMemorySetup,
+  rulesFile: string,
+): Promise<VolumeFigure['notifier']> {
+  const handler = createNotifierHandler({
+    logger: new Logger({ logLevel: 'SILENT' }),
+    env: {
+      ...process.env,
+      ...setup.environment,
+      TELEALERT_CONFIG_FILE: rulesFile,
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
+  });
+  const started = performance.now();
+  const summary = (await handler({ Records: [] }, {
+    awsRequestId: 'volume-notifier',
+    functionName: 'bench-notifier',
+    getRemainingTimeInMillis: () => 50_000,
+  } as unknown as Context)) as NotifierSummary;
+  const ms = Math.round(performance.now() - started);
+  const store = new DynamoStateStore({ client: new DynamoDBClient({}), tableName: setup.table });
+  const owedAfter = (await store.loadOwed('payments')).length;
+  return {
+    taken: summary.taken,
+    messages: summary.decided.length,
+    published: summary.published.length,
+    ms,
+    owedAfter,
+  };
 }
 
 /** The client and engine alone over the 150,000 payments, the shipped rules and the broad one. */
