@@ -6,6 +6,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { type MotoServer as Moto, startMoto } from '../cli/deploy-local/moto';
 import { sqsSampleQueue } from '../functions/adapters/sqs-samples';
 import { createPollerHandler } from '../functions/handler';
+import { createNotifierHandler } from '../functions/notifier-handler';
 import type { PollerWiring } from '../functions/wiring';
 import { writeEmbeddedConfig } from '../shared/config/embedded';
 import { readConfigData } from '../shared/config/load';
@@ -327,5 +328,80 @@ export async function measureWarm(
     ssmCalls: last.ssm,
     sqsSends: last.sqs,
     notifications: last.notifications,
+  };
+}
+
+/** Warm invocations of the notifier function, as its minute (or a poller's commit) runs it. */
+export interface NotifierWarmFigure {
+  readonly runs: number;
+  /** Median billed time of one invocation (rounded up to 1 ms). */
+  readonly billedMs: number;
+  /** Calls of one invocation: its reads (its own partition and each source's owed events), writes, publishes. */
+  readonly dynamodbReads: number;
+  readonly dynamodbWrites: number;
+  readonly snsCalls: number;
+}
+
+/**
+ * Warm invocations of the real notifier handler (middy, Powertools, the AWS adapters) in this
+ * process against moto, after the pollers' warm runs: the first sets the container up, the
+ * next `runs` are timed. What each one costs is what every minute's and every commit's
+ * invocation costs while nothing is due (the pollers' quiet state): the notifier's cost row.
+ */
+export async function measureNotifierWarm(
+  loopback: Loopback,
+  directory: string,
+  runs: number,
+): Promise<NotifierWarmFigure> {
+  const file = join(directory, 'warm-notifier.json');
+  writeEmbeddedConfig(file, validateConfig(loopback.rules(), 'warm.json'));
+  const counts = { dynamodbReads: 0, dynamodbWrites: 0, sns: 0 };
+  const handler = createNotifierHandler({
+    logger: new Logger({ logLevel: 'SILENT' }),
+    wire: (wiring) => {
+      wiring.runtime.dynamodb.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (DYNAMODB_READS.has(String(context.commandName))) counts.dynamodbReads += 1;
+          else counts.dynamodbWrites += 1;
+          return next(args);
+        },
+        { step: 'initialize', name: 'benchCount-dynamodb' },
+      );
+      wiring.runtime.sns.middlewareStack.add(
+        (next) => async (args) => {
+          counts.sns += 1;
+          return next(args);
+        },
+        { step: 'initialize', name: 'benchCount-sns' },
+      );
+      return wiring;
+    },
+    env: {
+      ...process.env,
+      TELEALERT_CONFIG_FILE: file,
+      TELEALERT_TABLE: loopback.stack.tableName,
+      TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
+    },
+  }) as unknown as (event: object, context: Context) => Promise<unknown>;
+  await handler({ id: 'notifier-cold' }, lambdaContext());
+  const billed: number[] = [];
+  let last = { ...counts };
+  for (let index = 0; index < runs; index += 1) {
+    const before = { ...counts };
+    const start = performance.now();
+    await handler({ id: `notifier-warm-${index}` }, lambdaContext());
+    billed.push(Math.ceil(performance.now() - start));
+    last = {
+      dynamodbReads: counts.dynamodbReads - before.dynamodbReads,
+      dynamodbWrites: counts.dynamodbWrites - before.dynamodbWrites,
+      sns: counts.sns - before.sns,
+    };
+  }
+  return {
+    runs,
+    billedMs: median(billed),
+    dynamodbReads: last.dynamodbReads,
+    dynamodbWrites: last.dynamodbWrites,
+    snsCalls: last.sns,
   };
 }

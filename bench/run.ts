@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { FUNCTION_ENTRIES } from '../infra/poller';
 import type { SourceName } from '../shared/types/config';
-import { createSampleQueue, measureWarm, startLoopback } from './aws';
+import { createSampleQueue, measureNotifierWarm, measureWarm, startLoopback } from './aws';
 import { type BundlePart, bundleComposition } from './bundle';
 import { type ColdSubject, floorRatio, measureColdStarts } from './cold';
 import { inOneInvocationMs, monthlyCost, PRICES } from './cost';
@@ -216,6 +216,7 @@ try {
     );
     budget(`SSM calls, ${w.source} warm run`, w.ssmCalls, '= 0', w.ssmCalls === 0);
   }
+  const notifierWarm = await measureNotifierWarm(loopback, scratch, RUNS);
 
   log('5/5 cost...');
   const memoryMb = 256;
@@ -233,9 +234,30 @@ try {
     sqsRequests: w.sqsSends + 2 * (w.invocations - 1),
     sampleQueue: w.invocations > 1,
   });
-  const cost = warm.map((w) =>
-    monthlyCost(w.source, shipped.sources[w.source].everyMs, memoryMb, profile(w)),
+  // The notifier runs every minute, and once more for each poller commit that writes a
+  // source's state (the table's stream): in the quiet state, the refresh writes.
+  const streamPerMinute = warm.reduce(
+    (sum, w) =>
+      sum +
+      (60_000 / shipped.sources[w.source].everyMs) *
+        Math.max(w.dynamodbWrites > 0 ? 1 : 0, refreshWritesPerRun(w.source)),
+    0,
   );
+  const notifierPerMinute = 1 + streamPerMinute;
+  const cost = [
+    ...warm.map((w) =>
+      monthlyCost(w.source, shipped.sources[w.source].everyMs, memoryMb, profile(w)),
+    ),
+    monthlyCost('notifier (minute + stream)', 60_000, memoryMb, {
+      invocations: notifierPerMinute,
+      billedMs: notifierWarm.billedMs * notifierPerMinute,
+      dynamodbReads: notifierWarm.dynamodbReads * notifierPerMinute,
+      dynamodbWrites: notifierWarm.dynamodbWrites * notifierPerMinute,
+      snsPublishes: notifierWarm.snsCalls * notifierPerMinute,
+      sqsRequests: 0,
+      sampleQueue: false,
+    }),
+  ];
   const totalUsd = round(
     cost.reduce((sum, c) => sum + c.totalUsd, 0),
     4,
@@ -276,6 +298,7 @@ try {
     },
     bundleParts,
     warm,
+    notifierWarm,
     cost: { prices: PRICES, memoryMb, sources: cost, totalUsd, alternatives },
     budgets,
     benchSeconds: 0,
@@ -410,6 +433,9 @@ function renderTables(r: Record<string, unknown>): string {
     ),
     '',
     table('4. warm run (median ms, calls in one run)', r.warm as Record<string, unknown>[]),
+    table('   the notifier, warm, nothing due (median billed ms, calls in one invocation)', [
+      r.notifierWarm as Record<string, unknown>,
+    ]),
     '',
     table(
       '6. messages per channel: busy evening, two simulated hours, by grouping; a first deployment with 10,000 stuck payments',
