@@ -12,8 +12,8 @@ import { isSampleQueueEvent, queueLaterSamples, takeQueuedSample } from './sampl
 import type { PollerWiring } from './wiring';
 
 /**
- * Kept free before Lambda's own timeout for the last sample's commit and publish (well under a
- * second when healthy). 3 s lets the fourth sample of a minute start at 45 s in a 55 s run.
+ * Kept free before Lambda's own timeout for the last sample's commit (and publish, when the
+ * poller publishes itself; well under a second when healthy). 3 s lets the fourth sample of a minute start at 45 s in a 55 s run.
  */
 const SAFETY_MARGIN_MS = 3_000;
 

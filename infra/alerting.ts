@@ -102,7 +102,7 @@ export class TelealertAlerting extends Construct {
   readonly deadLetterQueue: Queue;
   readonly key: Key;
   readonly pollers: Readonly<Partial<Record<SourceName, SourcePoller>>>;
-  /** The notifier's clock: a step every minute for what is due with no poller running. */
+  /** The notifier: alone, it sends; invoked by the table's stream on a poller's commit and every minute. */
   readonly notifier: NotifierFunction;
   readonly monitoring: SelfMonitoring;
   readonly dashboard: TelealertDashboard;

@@ -22,10 +22,11 @@ const EVERY = Duration.minutes(1);
  * write is a poller's commit point: its owed events are committed once it lands, so a look
  * then finds them. The notifier's own items (`pk` `notifier`) and the owed items it deletes
  * invoke nothing. Quiet samples write nothing, so a poller's run invokes it at most once a
- * sample. Lambda's filter syntax: each value a list of what matches.
+ * sample. Keys only (the part of a record every DynamoDB filter may read); a state item's
+ * removal (its TTL, after 30 idle days) would invoke one harmless round. Lambda's filter
+ * syntax: each value a list of what matches.
  */
 export const NOTIFIER_STREAM_FILTER = {
-  eventName: ['INSERT', 'MODIFY'],
   dynamodb: { Keys: { pk: { S: [...SOURCES] }, sk: { S: ['state'] } } },
 } as const;
 

@@ -7,7 +7,7 @@ export interface StoredNotifier {
   readonly revision: number;
   /**
    * Ids of the events recent steps took in, with when (epoch ms): an event handed over again
-   * (its poller crashed before marking it sent) is skipped, not told twice.
+   * (taken in, but not marked sent where it was committed) is skipped, not told twice.
    */
   readonly consumed: Readonly<Record<string, number>>;
   /** Messages committed and not yet confirmed published (the outbox). */

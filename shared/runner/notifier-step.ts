@@ -11,7 +11,8 @@ const HOUR_MS = 3_600_000;
 const ATTEMPTS = 4;
 /**
  * Owed messages younger than this are left to the step that decided them (it may still be
- * publishing them); older ones were left by a step that crashed. As the pollers' owed events.
+ * publishing them); older ones were left by a step that crashed. As a publishing poller's owed
+ * events.
  */
 const DEFAULT_OWED_GRACE_MS = 120_000;
 

@@ -155,8 +155,9 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
       ...(outcome.refusedAckCalls > 0 ? { ackCallsRefused: outcome.refusedAckCalls } : {}),
     });
     // An alert with an earlier notification still owed waits behind it: this one is owed too,
-    // so a later run sends both, oldest first.
-    const waiting = new Set(owedLeft.values());
+    // so a later run sends both, oldest first. Without a publisher everything stays owed for
+    // the notifier, which takes it in order: nothing is held.
+    const waiting = new Set(publisher === undefined ? [] : owedLeft.values());
     const held = outcome.notifications.filter((n) => waiting.has(n.key));
     for (const n of outcome.notifications) owedLeft.set(n.id, n.key);
     if (held.length > 0) emit({ type: 'held', sample, ids: held.map((n) => n.id) });

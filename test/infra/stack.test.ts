@@ -391,7 +391,6 @@ describe('Construct: TelealertAlerting', () => {
         FilterCriteria: { Filters: [{ Pattern: JSON.stringify(NOTIFIER_STREAM_FILTER) }] },
       });
       expect(NOTIFIER_STREAM_FILTER).toEqual({
-        eventName: ['INSERT', 'MODIFY'],
         dynamodb: { Keys: { pk: { S: ['live_calls', 'payments'] }, sk: { S: ['state'] } } },
       });
     });

@@ -61,7 +61,8 @@ export interface Weekend {
 
 /**
  * `alerts` alerts flapping (firing, resolving, firing...) every `everyMs` from Friday's close
- * to Monday's open, each flip handed to the notifier as the pollers would, one step a flip.
+ * to Monday's open, each flip handed to the notifier as the pollers' commits would, one step a
+ * flip.
  */
 export function flappingWeekend(
   alerts: number,

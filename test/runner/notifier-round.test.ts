@@ -122,4 +122,39 @@ describe('Function: notifierRound', () => {
     });
     expect(result).toMatchObject({ taken: 0, skipped: 0, decided: [], published: [] });
   });
+
+  it('does not acknowledge, by a call to ack.did, an alert that fired in the same poll as the call', async () => {
+    const escalating = config([
+      { name: 'abandoned', escalate: [{ afterMs: 10 * MINUTE, notify: ['finance'] }] },
+    ]);
+    const key = 'ack_call{call_id=k1}';
+    const call = ringingEvent('k1', T0, {
+      id: `${key}|call`,
+      rule: 'ack_call',
+      key,
+      severity: 'info',
+      labels: { call_id: 'k1', from: '+15550100' },
+    });
+    // A rule whose events sort before `ack_call` by id: only the evaluation's own order holds.
+    const firing = ringingEvent('c9', T0, {
+      id: `abandoned{call_id=c9}|firing|${new Date(T0).toISOString()}`,
+      rule: 'abandoned',
+      key: 'abandoned{call_id=c9}',
+    });
+    const events = await committed([call, firing]);
+    const publisher = new MemoryMessagePublisher();
+    await notifierRound({
+      config: escalating,
+      events,
+      store: new MemoryNotifierStore(),
+      publisher,
+      now: () => T0 + 1_000,
+    });
+    const ack = publisher.published.find((m) => m.kind === 'ack');
+    expect(ack?.alerts.map((a) => a.key)).toEqual([]);
+    // The firing is told, and stays unacknowledged: its escalation is still to come.
+    expect(
+      publisher.published.filter((m) => m.kind === 'alerts').map((m) => m.alerts[0]?.key),
+    ).toEqual(['abandoned{call_id=c9}']);
+  });
 });

@@ -103,6 +103,21 @@ describe('Function: runSource', () => {
     expect(await store.loadOwed('live_calls')).toEqual(owed);
   });
 
+  it('holds nothing without a publisher: a resolved committed while its firing waits for the notifier is owed in order', async () => {
+    const clock = manualClock();
+    let calls = [call('c1'), call('c2')];
+    const client = fakeClient(clock, () => calls);
+    const { run, events, store } = options({ client, ...clock });
+    const { publisher: _unused, ...withoutPublisher } = run;
+    await runSource(withoutPublisher);
+    calls = [];
+    clock.advance(MINUTE);
+    await runSource({ ...withoutPublisher, deadlineMs: clock.now() + MINUTE });
+    expect(events.filter((e) => e.type === 'held')).toEqual([]);
+    const owed = await store.loadOwed('live_calls');
+    expect(owed.map((n) => n.status)).toEqual(['firing', 'resolved']);
+  });
+
   it('takes the configured samples evenly spaced over one period', async () => {
     const clock = manualClock();
     const client = fakeClient(clock, () => []);
