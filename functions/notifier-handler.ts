@@ -45,7 +45,14 @@ export function createNotifierHandler(options: NotifierHandlerOptions = {}) {
       wiring = options.wire ? options.wire(built) : built;
     }
     const { runtime, events, store, publisher } = wiring;
-    const result = await notifierRound({ config: runtime.config, events, store, publisher, now });
+    const result = await notifierRound({
+      config: runtime.config,
+      events,
+      store,
+      publisher,
+      now,
+      deadlineMs: now() + context.getRemainingTimeInMillis(),
+    });
     return recordNotifierRound(result, metrics, logger);
   };
 

@@ -24,6 +24,9 @@ export interface NotifierSummary {
   readonly released: boolean;
   /** Sources whose events could not be marked sent (taken again, and skipped, next round). */
   readonly markSentFailed: readonly string[];
+  /** Owed events left for the next round (the deadline came first), and the steps taken. */
+  readonly left: number;
+  readonly steps: number;
   /** When the next held message is due, ISO-8601. */
   readonly nextDueAt?: string;
 }
@@ -56,15 +59,26 @@ export function recordNotifierRound(
   metrics.addMetric(METRIC_NAMES.messagesSent, MetricUnit.Count, result.published.length);
   metrics.addMetric(METRIC_NAMES.smsHeldByCap, MetricUnit.Count, held);
   metrics.addMetric(METRIC_NAMES.digests, MetricUnit.Count, digests);
+  const notMarked = result.markSentFailed.reduce((sum, failure) => sum + failure.events, 0);
+  metrics.addMetric(METRIC_NAMES.eventsNotMarkedSent, MetricUnit.Count, notMarked);
+  metrics.addMetric(METRIC_NAMES.eventsLeftOwed, MetricUnit.Count, result.left);
+  if (result.left > 0) {
+    logger.warn('a backlog of alert events: the next round takes the rest', {
+      taken: result.taken,
+      left: result.left,
+      steps: result.steps,
+    });
+  }
   if (result.released) {
     // Not an error (every event was told), but what active hours and the cap promised gave way.
     logger.warn('notifier state too large to keep: everything kept was told now', {
       decided: result.decided.length,
     });
   }
-  for (const { source, error } of result.markSentFailed) {
+  for (const { source, events, error } of result.markSentFailed) {
     logger.warn('alert events taken in could not be marked sent; the next round skips them', {
       source,
+      events,
       error: error instanceof Error ? error.message : String(error),
     });
   }
@@ -82,6 +96,8 @@ export function recordNotifierRound(
     unpublished: result.unpublished,
     released: result.released,
     markSentFailed: result.markSentFailed.map((failure) => failure.source),
+    left: result.left,
+    steps: result.steps,
     ...(result.nextDueAtMs === undefined
       ? {}
       : { nextDueAt: new Date(result.nextDueAtMs).toISOString() }),

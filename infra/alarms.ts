@@ -100,7 +100,7 @@ export class SelfMonitoring extends Construct {
     });
     this.add('DeadLetters', {
       description:
-        'telealert: failed runs (a poller, a queued live calls sample or the notifier) are waiting in the dead-letter queue; read them, then purge the queue.',
+        'telealert: failed runs (a poller, or a queued live calls sample) are waiting in the dead-letter queue; read them, then purge the queue.',
       metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: FUNCTION_ALARM_PERIOD,
         statistic: 'Maximum',

@@ -93,6 +93,8 @@ export class TelealertDashboard extends Construct {
             count(METRIC_NAMES.messagesSent, 'messages sent'),
             count(METRIC_NAMES.smsHeldByCap, 'SMS held by the cap'),
             count(METRIC_NAMES.digests, 'digests'),
+            count(METRIC_NAMES.eventsLeftOwed, 'events left for the next round'),
+            count(METRIC_NAMES.eventsNotMarkedSent, 'events not marked sent'),
           ],
           [
             props.notifier.metricErrors({ period, label: 'notifier errors' }),

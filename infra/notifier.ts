@@ -59,6 +59,10 @@ export class NotifierFunction extends Construct {
       ...handlerFunctionProps(props, entry, this.logGroup),
       timeout: Duration.seconds(50),
       maxEventAge: Duration.minutes(1),
+      // No failure destination: a round is idempotent and the next minute's repeats it, and a
+      // minute's event throttled behind a long stream-invoked round is no failure to page about
+      // (its errors show as `Errors-notifier`).
+      onFailure: undefined,
     });
     this.function.addEventSource(
       new DynamoEventSource(props.table, {

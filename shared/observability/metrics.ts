@@ -28,6 +28,10 @@ export const METRIC_NAMES = {
   smsHeldByCap: 'SmsHeldByCap',
   /** Digests decided (deferred by active hours, or held SMS told). */
   digests: 'Digests',
+  /** Events the notifier took in but could not mark sent (read again, and skipped, next round). */
+  eventsNotMarkedSent: 'EventsNotMarkedSent',
+  /** Owed events a notifier round left for the next one (its deadline came first). */
+  eventsLeftOwed: 'EventsLeftOwed',
   /** Calls to `ack.did` from numbers in no channel: acknowledged nothing. */
   ackCallsRefused: 'AckCallsRefused',
 } as const;

@@ -37,6 +37,12 @@ export interface NotifierStepOptions {
   readonly events?: readonly Notification[];
   /** @default 120000 */
   readonly owedGraceMs?: number;
+  /**
+   * Ids of events taken in before that are marked sent where they were committed, so no one
+   * can hand them over again: no longer remembered (`consumed` stays bounded by what is in
+   * flight, not by a backlog's size).
+   */
+  readonly forget?: ReadonlySet<string>;
 }
 
 export interface NotifierStepResult {
@@ -96,7 +102,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     const consumed: Record<string, number> = {};
     const forgetBefore = nowMs - consumedRetentionMs(config, release);
     for (const [id, at] of Object.entries(stored.consumed))
-      if (at >= forgetBefore) consumed[id] = at;
+      if (at >= forgetBefore && !options.forget?.has(id)) consumed[id] = at;
     const fresh: Notification[] = [];
     for (const event of events) {
       if (Object.hasOwn(consumed, event.id)) continue;

@@ -15,6 +15,8 @@ const QUIET: NotifierRoundResult = {
   nextDueAtMs: undefined,
   released: false,
   markSentFailed: [],
+  left: 0,
+  steps: 1,
 };
 
 function event(source: Notification['source'], rule: string, status: Notification['status']) {
@@ -72,14 +74,17 @@ describe('Function: recordNotifierRound', () => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const warn = vi.spyOn(logger, 'warn');
     const summary = recordNotifierRound(
-      { ...QUIET, markSentFailed: [{ source: 'payments', error: new Error('throttled') }] },
+      {
+        ...QUIET,
+        markSentFailed: [{ source: 'payments', events: 3, error: new Error('throttled') }],
+      },
       new Metrics({ namespace: 'Unit' }),
       logger,
     );
     expect(summary.markSentFailed).toEqual(['payments']);
     expect(warn).toHaveBeenCalledWith(
       'alert events taken in could not be marked sent; the next round skips them',
-      { source: 'payments', error: 'throttled' },
+      { source: 'payments', events: 3, error: 'throttled' },
     );
   });
 
@@ -136,6 +141,8 @@ describe('Function: recordNotifierRound', () => {
       unpublished: [],
       released: false,
       markSentFailed: [],
+      left: 0,
+      steps: 1,
       nextDueAt: '2026-11-21T04:35:00.000Z',
     });
   });

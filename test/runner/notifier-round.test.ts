@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/engine/types';
+import { NotifierStateTooLargeError } from '../../shared/ports/errors';
 import {
   MemoryMessagePublisher,
   MemoryNotifierStore,
   MemoryStateStore,
 } from '../../shared/ports/memory';
+import type { NotifierCommit } from '../../shared/ports/notifier';
 import type { OwedEvents } from '../../shared/ports/types';
 import { notifierRound } from '../../shared/runner/notifier-round';
 import type { SourceName } from '../../shared/types/config';
@@ -156,5 +158,75 @@ describe('Function: notifierRound', () => {
     expect(
       publisher.published.filter((m) => m.kind === 'alerts').map((m) => m.alerts[0]?.key),
     ).toEqual(['abandoned{call_id=c9}']);
+  });
+
+  /** A store that, like the DynamoDB item, holds only so much: here, so many remembered ids. */
+  class SmallNotifierStore extends MemoryNotifierStore {
+    constructor(private readonly maxIds: number) {
+      super();
+    }
+    override async commitNotifier(expected: number, next: NotifierCommit): Promise<number> {
+      const ids = Object.keys(next.consumed).length;
+      if (ids > this.maxIds) throw new NotifierStateTooLargeError(ids, this.maxIds);
+      return super.commitNotifier(expected, next);
+    }
+  }
+
+  const backlog = (n: number) =>
+    Array.from({ length: n }, (_, i) => ringingEvent(`b${i}`, T0 + i * 1_000));
+
+  it('takes a backlog a bounded step at a time, marking each sent, so what it remembers stays bounded', async () => {
+    const events = await committed(backlog(25));
+    // Remembering all 25 ids at once would not fit: one step of them all failed every round.
+    const store = new SmallNotifierStore(10);
+    const publisher = new MemoryMessagePublisher();
+    const result = await notifierRound({
+      config: CONFIG,
+      events,
+      store,
+      publisher,
+      now: () => T0 + MINUTE,
+      maxEventsPerStep: 10,
+    });
+    expect(result).toMatchObject({ taken: 25, steps: 3, left: 0, markSentFailed: [] });
+    expect(await events.loadOwed('live_calls')).toEqual([]);
+    expect(Object.keys((await store.loadNotifier()).consumed).length).toBeLessThanOrEqual(10);
+    // The group's first message went at once, the rest is held for its interval: the clock's
+    // tick then tells it, each event once.
+    await notifierRound({ config: CONFIG, events, store, publisher, now: () => T0 + 7 * MINUTE });
+    const told = publisher.published.flatMap((m) => m.alerts.map((a) => a.key));
+    expect(told).toHaveLength(25);
+    expect(new Set(told).size).toBe(25);
+  });
+
+  it('leaves what its deadline does not allow to the next round, which takes it', async () => {
+    const store = await committed(backlog(25));
+    let nowMs = T0 + MINUTE;
+    // Slow deletes: marking a step's events sent takes 15 s of the invocation's time.
+    const events: OwedEvents = {
+      loadOwed: (source) => store.loadOwed(source),
+      markSent: async (source, ids) => {
+        nowMs += 15_000;
+        await store.markSent(source, ids);
+      },
+    };
+    const notifier = new MemoryNotifierStore();
+    const publisher = new MemoryMessagePublisher();
+    const round = () =>
+      notifierRound({
+        config: CONFIG,
+        events,
+        store: notifier,
+        publisher,
+        now: () => nowMs,
+        // 20 s left: after one step's 15 s, less than the 10 s another step keeps free.
+        deadlineMs: nowMs + 20_000,
+        maxEventsPerStep: 10,
+      });
+    expect(await round()).toMatchObject({ taken: 10, left: 15, steps: 1 });
+    expect(await store.loadOwed('live_calls')).toHaveLength(15);
+    expect(await round()).toMatchObject({ taken: 10, left: 5, steps: 1 });
+    expect(await round()).toMatchObject({ taken: 5, left: 0, steps: 1 });
+    expect(await store.loadOwed('live_calls')).toEqual([]);
   });
 });
