@@ -27,6 +27,7 @@ import {
   decodeState,
   encodeState,
   newCommitId,
+  OWED_PREFIX,
   owedKey,
   stateKey,
 } from './dynamodb-state-items';
@@ -111,11 +112,27 @@ export class DynamoStateStore implements StateStore, OwedEvents {
   }
 
   /**
-   * What the notifier takes: the committed owed notifications, read without the state (the
-   * projection leaves the compressed state out). Orphans are left to the pollers' loads, which
-   * delete them; a commit in flight is not owed yet (its state update triggers the next look).
+   * What the notifier takes: the committed owed notifications. A round runs every minute and
+   * on every commit, mostly with nothing owed: one read of at most one owed item says so, and
+   * only then is the partition read (its state item too, for `committed`: DynamoDB charges
+   * that read by the whole item, projection or not; the projection keeps the compressed state
+   * off the wire). Orphans are left to the pollers' loads, which delete them; a commit in
+   * flight is not owed yet (its state update triggers the next look).
    */
   async loadOwed(source: SourceName): Promise<readonly Notification[]> {
+    const { Count = 0 } = await attempt(`cannot read the owed events of ${source}`, () =>
+      this.#client.send(
+        new QueryCommand({
+          TableName: this.#table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :owed)',
+          ExpressionAttributeValues: { ':pk': { S: source }, ':owed': { S: OWED_PREFIX } },
+          ConsistentRead: true,
+          Limit: 1,
+          Select: 'COUNT',
+        }),
+      ),
+    );
+    if (Count === 0) return [];
     const read = await readPartition(this.#client, this.#table, source, OWED_PROJECTION);
     try {
       return read.owed.map((item) => decodeOwed(item).notification).sort(compareNotifications);

@@ -1,5 +1,5 @@
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
 import { decodeState, MAX_STATE_ITEM_BYTES } from '../../functions/adapters/dynamodb-state-items';
 import { loadConfigFile } from '../../shared/config/load';
@@ -172,5 +172,36 @@ describe('Class: DynamoStateStore', () => {
     const early = sampleNotification({ key: 'z-rule{}', at: '2026-11-21T04:30:00.000Z' });
     await store.commit('live_calls', 0, sampleState(), [late, early]);
     expect((await store.load('live_calls')).owed).toEqual([early, late]);
+  });
+
+  it("gives the notifier a source's committed owed notifications only, none of a commit in flight, and nothing from an empty partition", async () => {
+    const tableName = await freshTable();
+    const store = new DynamoStateStore({ client, tableName, now: () => NOW });
+    expect(await store.loadOwed('live_calls')).toEqual([]);
+    const first = sampleNotification({ key: 'b-rule{}', at: '2026-11-21T04:31:00.000Z' });
+    const second = sampleNotification({ key: 'a-rule{}', at: '2026-11-21T04:32:00.000Z' });
+    await store.commit('live_calls', 0, sampleState(), [second, first]);
+    // A commit in flight: its owed item is written, its state update not yet.
+    const inFlight = new DynamoDBClient({ endpoint: moto.endpoint, region: 'us-east-1' });
+    inFlight.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Key?: { sk?: { S?: string } } };
+        if (input.Key?.sk?.S === 'state') return new Promise<never>(() => {});
+        return next(args);
+      },
+      { step: 'initialize', name: 'holdStateUpdate' },
+    );
+    const pending = sampleNotification({ key: 'c-rule{}', at: '2026-11-21T04:33:00.000Z' });
+    void new DynamoStateStore({ client: inFlight, tableName, now: () => NOW })
+      .commit('live_calls', 1, sampleState('live_calls', 1), [pending])
+      .catch(() => undefined);
+    await vi.waitFor(async () => expect(await items(tableName, 'live_calls')).toHaveLength(4));
+
+    expect(await store.loadOwed('live_calls')).toEqual([first, second]);
+    await store.markSent('live_calls', [first.id, second.id]);
+    expect(await store.loadOwed('live_calls')).toEqual([]);
+    // The payments partition was never written.
+    expect(await store.loadOwed('payments')).toEqual([]);
+    inFlight.destroy();
   });
 });
