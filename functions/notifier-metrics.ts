@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { MAX_FOLLOWED_ALERTS } from '../shared/notifier/follow';
 import type { MessageKind } from '../shared/notifier/types';
 import { METRIC_NAMES, SERVICE_NAME } from '../shared/observability/metrics';
 import type { NotifierRoundResult } from '../shared/runner/notifier-round';
@@ -22,6 +23,8 @@ export interface NotifierSummary {
   /** Ids of owed messages not published (the next round tries again). */
   readonly unpublished: readonly string[];
   readonly released: boolean;
+  /** Firings told but not followed for escalation or acknowledgement, and followed alerts displaced; absent when none. */
+  readonly unfollowed?: number;
   /** Sources whose events could not be marked sent (taken again, and skipped, next round). */
   readonly markSentFailed: readonly string[];
   /** Owed events left for the next round (the deadline came first), and the steps taken. */
@@ -69,6 +72,17 @@ export function recordNotifierRound(
       steps: result.steps,
     });
   }
+  metrics.addMetric(METRIC_NAMES.alertsNotFollowed, MetricUnit.Count, result.unfollowed.length);
+  if (result.unfollowed.length > 0) {
+    // Told all the same, but what escalation and acknowledgement promise does not hold for them.
+    const displaced = result.unfollowed.filter((item) => item.reason === 'displaced');
+    logger.warn('alerts not followed for escalation or acknowledgement: too many are firing', {
+      limit: MAX_FOLLOWED_ALERTS,
+      notFollowed: result.unfollowed.length - displaced.length,
+      displaced: displaced.length,
+      examples: result.unfollowed.slice(0, 5).map((item) => item.key),
+    });
+  }
   if (result.released) {
     // Not an error (every event was told), but what active hours and the cap promised gave way.
     logger.warn('notifier state too large to keep: everything kept was told now', {
@@ -95,6 +109,7 @@ export function recordNotifierRound(
     published: result.published,
     unpublished: result.unpublished,
     released: result.released,
+    ...(result.unfollowed.length === 0 ? {} : { unfollowed: result.unfollowed.length }),
     markSentFailed: result.markSentFailed.map((failure) => failure.source),
     left: result.left,
     steps: result.steps,

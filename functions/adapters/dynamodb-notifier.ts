@@ -42,6 +42,26 @@ function messageKey(id: string): Record<string, AttributeValue> {
   return { pk: { S: NOTIFIER_PARTITION }, sk: { S: `${MESSAGE_PREFIX}${safe}` } };
 }
 
+/**
+ * The state item's body as the store writes it: gzip JSON of the state and the ids of the
+ * events taken in, refused when it and the commit ids the item also carries pass its limit.
+ * Exported so that tests hold a state to the item's own measure.
+ *
+ * @throws NotifierStateTooLargeError over `MAX_STATE_ITEM_BYTES`.
+ */
+export function encodeNotifierItem(
+  state: NotifierState,
+  consumed: Readonly<Record<string, number>>,
+  committed: readonly string[] = [],
+): Buffer {
+  const bytes = gzipSync(JSON.stringify({ state, consumed }));
+  const size = bytes.byteLength + committed.reduce((sum, id) => sum + id.length, 0);
+  if (size > MAX_STATE_ITEM_BYTES) {
+    throw new NotifierStateTooLargeError(size, MAX_STATE_ITEM_BYTES);
+  }
+  return bytes;
+}
+
 export interface DynamoNotifierStoreOptions {
   readonly client: DynamoDBClient;
   readonly tableName: string;
@@ -118,11 +138,7 @@ export class DynamoNotifierStore implements NotifierStore {
       committed = [...live, commitId];
     }
     // Checked before any owed item is written, so a state too large leaves no orphans.
-    const bytes = gzipSync(JSON.stringify({ state: next.state, consumed: next.consumed }));
-    const size = bytes.byteLength + (committed ?? []).reduce((sum, id) => sum + id.length, 0);
-    if (size > MAX_STATE_ITEM_BYTES) {
-      throw new NotifierStateTooLargeError(size, MAX_STATE_ITEM_BYTES);
-    }
+    const bytes = encodeNotifierItem(next.state, next.consumed, committed ?? []);
     await parallel(next.owed, (message) =>
       putOwed(
         this.#client,

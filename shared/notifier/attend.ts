@@ -1,10 +1,18 @@
 import { ACK_CALL } from '../engine/ack-calls';
 import type { Notification } from '../engine/types';
-import type { Config, RuleConfig } from '../types/config';
+import type { Config, RuleConfig, Severity } from '../types/config';
+import { displacedBy, MAX_FOLLOWED_ALERTS, overLimit } from './follow';
 import { heldEvent } from './group';
 import { keptSilences, withPeople } from './people';
 import { silenceFor } from './silence';
-import type { HeldEvent, MutedEvent, NotifierState, Silence, TrackedAlert } from './types';
+import type {
+  HeldEvent,
+  MutedEvent,
+  NotifierState,
+  Silence,
+  TrackedAlert,
+  UnfollowedAlert,
+} from './types';
 
 /** Calls to `ack.did` taken are remembered this long (the pollers remember them an hour too). */
 const ACK_CALL_RETENTION_MS = 2 * 3_600_000;
@@ -37,6 +45,8 @@ export interface Attention {
   /** The state with silences, followed alerts and ack calls as this step leaves them. */
   readonly state: NotifierState;
   readonly dueAtMs: number | undefined;
+  /** Firings not followed, and followed alerts displaced (`follow.ts`). */
+  readonly unfollowed: readonly UnfollowedAlert[];
 }
 
 const BUILT_IN_RULES = new Set(['source_unavailable', 'too_many_alerts']);
@@ -131,12 +141,14 @@ class Work {
   readonly muted: MutedEvent[] = [];
   readonly alerts: Map<string, TrackedAlert>;
   readonly ackCalls: Record<string, number>;
+  readonly unfollowed: UnfollowedAlert[] = [];
 
   constructor(
     readonly config: Config,
     readonly silences: readonly Silence[],
     state: NotifierState,
     readonly nowMs: number,
+    readonly followAtMost: number,
   ) {
     this.alerts = new Map(Object.entries(state.alerts ?? {}));
     this.ackCalls = {};
@@ -226,9 +238,24 @@ class Work {
       return;
     }
     const rule = ruleOf(config, event.rule);
+    const wanted = worthFollowing(rule) || silence !== undefined;
+    const followed = wanted && this.room(event.key, event.severity);
+    if (wanted && !followed) {
+      this.unfollowed.push({
+        key: event.key,
+        rule: event.rule,
+        severity: event.severity,
+        reason: 'full',
+      });
+    }
     if (silence !== undefined) this.mute(event, 'silenced', silence.id);
-    else this.routed.push({ event, channels: notification.channels });
-    if (!worthFollowing(rule) && silence === undefined) {
+    else if (wanted && !followed) {
+      this.routed.push({
+        event: { ...event, unfollowed: this.followAtMost },
+        channels: notification.channels,
+      });
+    } else this.routed.push({ event, channels: notification.channels });
+    if (!followed) {
       this.alerts.delete(event.key);
       return;
     }
@@ -291,6 +318,35 @@ class Work {
     }
   }
 
+  /**
+   * Whether a new firing of `key` may be followed: it is followed already (a new firing takes
+   * its place), there is room, or it displaces a less severe alert (`displacedBy`).
+   */
+  room(key: string, severity: Severity): boolean {
+    if (this.alerts.has(key) || this.alerts.size < this.followAtMost) return true;
+    const displaced = displacedBy(this.alerts, severity);
+    if (displaced === undefined) return false;
+    this.unfollow(displaced);
+    return true;
+  }
+
+  unfollow(key: string): void {
+    const tracked = this.alerts.get(key);
+    if (tracked === undefined) return;
+    this.alerts.delete(key);
+    this.unfollowed.push({
+      key,
+      rule: tracked.rule,
+      severity: tracked.severity,
+      reason: 'displaced',
+    });
+  }
+
+  /** A state kept before the limit (or under a larger one) is brought within it. */
+  keepWithinLimit(): void {
+    for (const key of overLimit(this.alerts, this.followAtMost)) this.unfollow(key);
+  }
+
   forgetStale(): void {
     for (const [key, tracked] of this.alerts) {
       if (stale(this.config, tracked, this.nowMs)) this.alerts.delete(key);
@@ -327,16 +383,20 @@ function formatWait(ms: number): string {
  * channels' firing alerts, confirmed by an `ack` message), a firing or a repeat (recorded as
  * silenced while a silence matches, as acknowledged when a repeat of an acknowledged alert,
  * else routed), or a resolution (routed, unless silenced; the alert is forgotten). Last,
- * escalation steps now due go to their channels. Pure.
+ * escalation steps now due go to their channels. At most `followAtMost` alerts are followed
+ * (`follow.ts`): a firing past it is told all the same, marked `unfollowed`, and neither
+ * escalates nor can be acknowledged, unless it displaces a less severe alert. Pure.
  */
 export function attend(
   config: Config,
   state: NotifierState,
   events: readonly Notification[],
   nowMs: number,
+  followAtMost = MAX_FOLLOWED_ALERTS,
 ): Attention {
   const silences = keptSilences(state.silences ?? [], nowMs);
-  const work = new Work(config, silences, state, nowMs);
+  const work = new Work(config, silences, state, nowMs, followAtMost);
+  work.keepWithinLimit();
   work.tellUnsilenced();
   for (const event of events) work.take(event);
   work.escalate();
@@ -351,6 +411,7 @@ export function attend(
     muted: work.muted,
     state: withPeople(state, counted, alerts, work.ackCalls),
     dueAtMs: work.dueAtMs(),
+    unfollowed: work.unfollowed,
   };
 }
 

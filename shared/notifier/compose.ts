@@ -7,6 +7,7 @@ import type { ChannelConfig, Config } from '../types/config';
 import { highestSeverity, MESSAGE_BODY_LIMIT, publishedBytes } from './bodies';
 import { describeActive } from './describe';
 import { FOLD_PER_ALERT, keptOf, weightOf } from './fold';
+import { formatLimit } from './follow';
 import { renderSms, smsFacts } from './sms';
 import type { HeldEvent, Message, MessageAlert, MessageKind } from './types';
 
@@ -114,6 +115,35 @@ function headline(input: ComposeInput, lines: readonly AlertLine[]): string {
   return counted(lines);
 }
 
+/** The limit of followed alerts a line's firing found reached; undefined when it is followed. */
+function unfollowedPast(line: AlertLine): number | undefined {
+  return line.alert.status === 'firing' ? line.last.unfollowed : undefined;
+}
+
+const NOT_FOLLOWED = '  (not followed)';
+
+/** One line saying which alerts of the message no escalation or acknowledgement will follow. */
+function notFollowed(lines: readonly AlertLine[]): string[] {
+  let count = 0;
+  let limit = 0;
+  for (const line of lines) {
+    const past = unfollowedPast(line);
+    if (past === undefined) continue;
+    count += 1;
+    limit = Math.max(limit, past);
+  }
+  if (count === 0) return [];
+  const which =
+    count === lines.length
+      ? lines.length === 1
+        ? 'Not followed'
+        : 'These alerts are not followed'
+      : `${count} of these alerts (marked "not followed") are not followed`;
+  return [
+    `${which} for escalation or acknowledgement: more than ${formatLimit(limit)} alerts that repeat or escalate are firing.`,
+  ];
+}
+
 /** `  id=4411  2026-11-21 10:00:05  value 6  (fired 2026-11-21 09:58:00)`: one alert, short. */
 function compactLine(line: AlertLine, zone: string): string {
   const { alert } = line;
@@ -124,7 +154,8 @@ function compactLine(line: AlertLine, zone: string): string {
   const fired = alert.firedAt
     ? `  (fired ${formatApiDateTime(Date.parse(alert.firedAt), zone)})`
     : '';
-  return `  ${labels || onOneLine(alert.key)}  ${formatApiDateTime(line.last.at, zone)}${value}${fired}`;
+  const unfollowed = unfollowedPast(line) === undefined ? '' : NOT_FOLLOWED;
+  return `  ${labels || onOneLine(alert.key)}  ${formatApiDateTime(line.last.at, zone)}${value}${fired}${unfollowed}`;
 }
 
 /** Alerts a line each, under a heading per status and rule (`FIRING payment-stuck-pending (warning):`). */
@@ -191,9 +222,14 @@ function messageText(
 ): string {
   const zone = input.config.timezone;
   const out = [`${title}, channel ${input.channel.name}, sent ${formatInZone(input.nowMs, zone)}`];
-  out.push(...intro(input), '');
+  out.push(...intro(input), ...notFollowed(lines), '');
   if (rich) {
-    out.push(lines.map((line) => line.last.text ?? compactLine(line, zone)).join('\n\n---\n\n'));
+    // Several stories: each unfollowed one marked, as the compact list marks its lines.
+    const story = (line: AlertLine) =>
+      line.last.text === undefined
+        ? compactLine(line, zone)
+        : `${line.last.text}${lines.length > 1 && unfollowedPast(line) !== undefined ? `\n${NOT_FOLLOWED.trim()}` : ''}`;
+    out.push(lines.map(story).join('\n\n---\n\n'));
   } else {
     for (const line of compactList(lines, zone)) out.push(line);
     out.push('', `Times are in ${zone}.`);

@@ -7,6 +7,7 @@ import { highestSeverity } from './bodies';
 import { type ComposedPart, compose, type MessageReason, RICH_ALERTS } from './compose';
 import { IncompatibleNotifierStateError } from './errors';
 import { FOLD_ABOVE, foldEvents } from './fold';
+import { MAX_FOLLOWED_ALERTS } from './follow';
 import { groupOf, trimTexts } from './group';
 import { applyAction, type PersonAction } from './people';
 import type {
@@ -35,6 +36,12 @@ export interface DecideOptions {
    * the SMS the cap held go as their digest SMS even past the cap. @default false
    */
   readonly release?: boolean;
+  /**
+   * The firing alerts followed at most (`follow.ts`); tests make it small. Replay and the
+   * deployed notifier both keep the default, so they follow the same alerts.
+   * @default MAX_FOLLOWED_ALERTS
+   */
+  readonly followAtMost?: number;
 }
 
 const EMPTY_CHANNEL: ChannelState = { groups: {}, smsSentAt: [], smsHeld: [], deferred: [] };
@@ -270,7 +277,7 @@ function decideChannel(
   events: readonly HeldEvent[],
   nowMs: number,
   direct: readonly Direct[],
-  options: Required<DecideOptions>,
+  options: Required<Omit<DecideOptions, 'followAtMost'>>,
 ): { state: ChannelState | undefined; messages: Outbound[]; dueAtMs: number | undefined } {
   const { foldAbove, release } = options;
   const zone = config.timezone;
@@ -389,7 +396,9 @@ function checkState(state: NotifierState | undefined): NotifierState {
  * digest (`Outbound.delivers`), or are recorded in `muted`. On a flood (a kept list of more
  * than `foldAbove` events) an alert's events between those a message needs are folded into the
  * next one kept (`Outbound.folded`): the state is bounded by alerts, the messages unchanged.
- * Channels no longer configured are forgotten.
+ * Channels no longer configured are forgotten. At most `followAtMost` firing alerts are
+ * followed for acknowledgement and escalation (`follow.ts`): a firing past it is told all the
+ * same, its message saying it is not followed, and listed in `unfollowed`.
  *
  * @throws IncompatibleNotifierStateError when `previous` is not a state this version reads.
  */
@@ -404,10 +413,11 @@ export function decide(
   const how: Required<DecideOptions> = {
     foldAbove: options.foldAbove ?? FOLD_ABOVE,
     release: options.release ?? false,
+    followAtMost: options.followAtMost ?? MAX_FOLLOWED_ALERTS,
   };
   let acted = checkState(previous);
   for (const action of actions) acted = applyAction(acted, action, nowMs);
-  const people = attend(config, acted, events, nowMs);
+  const people = attend(config, acted, events, nowMs, how.followAtMost);
   const state = people.state;
   const channels: Record<string, ChannelState> = {};
   const messages: Outbound[] = [];
@@ -437,5 +447,6 @@ export function decide(
     messages,
     nextDueAtMs,
     muted: people.muted,
+    unfollowed: people.unfollowed,
   };
 }

@@ -1,4 +1,5 @@
 import { AckError, SilenceError } from './errors';
+import { formatLimit, MAX_FOLLOWED_ALERTS } from './follow';
 import { SILENCE_RETENTION_MS } from './silence';
 import type { Acknowledgement, NotifierState, Silence, TrackedAlert } from './types';
 import { NOTIFIER_STATE_VERSION } from './types';
@@ -106,7 +107,7 @@ export function acknowledge(
   if (keys.length === 0) {
     const what = target.key !== undefined ? `alert ${target.key}` : `rule ${target.rule}`;
     throw new AckError(
-      `nothing to acknowledge for ${what}: no firing alert that repeats or escalates (telealert alerts lists them)`,
+      `nothing to acknowledge for ${what}: no followed firing alert that repeats or escalates (telealert alerts lists them; past ${formatLimit(MAX_FOLLOWED_ALERTS)} firing alerts, the newest are not followed)`,
     );
   }
   for (const key of keys) {

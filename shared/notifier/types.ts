@@ -77,6 +77,11 @@ export interface HeldEvent {
    * that delivers this event delivers them too. Absent: none.
    */
   readonly folded?: number;
+  /**
+   * A firing of an alert the notifier does not follow: the limit of followed alerts it found
+   * reached (`follow.ts`). Its message says no escalation or acknowledgement will come of it.
+   */
+  readonly unfollowed?: number;
 }
 
 /** One aggregation group of a channel (Alertmanager's `aggrGroup`). */
@@ -184,6 +189,18 @@ export interface MutedEvent {
   readonly by: string;
 }
 
+/**
+ * A firing told but not followed (`follow.ts`): `full`, the followed alerts were at their limit
+ * and none less severe; `displaced`, it was followed and a more severe newcomer took its place
+ * (its escalation dropped, an acknowledgement no longer holds its repeats).
+ */
+export interface UnfollowedAlert {
+  readonly key: string;
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly reason: 'full' | 'displaced';
+}
+
 /** What one step decided. */
 export interface Decision {
   readonly state: NotifierState;
@@ -196,4 +213,6 @@ export interface Decision {
   readonly nextDueAtMs: number | undefined;
   /** Events of this step that were recorded instead of sent. */
   readonly muted: readonly MutedEvent[];
+  /** Firings of this step not followed, and followed alerts displaced, in order. */
+  readonly unfollowed: readonly UnfollowedAlert[];
 }

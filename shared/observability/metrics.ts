@@ -34,6 +34,11 @@ export const METRIC_NAMES = {
   eventsLeftOwed: 'EventsLeftOwed',
   /** Calls to `ack.did` from numbers in no channel: acknowledged nothing. */
   ackCallsRefused: 'AckCallsRefused',
+  /**
+   * Firings told but not followed for acknowledgement and escalation (the notifier follows at
+   * most `MAX_FOLLOWED_ALERTS`), and followed alerts a more severe one displaced.
+   */
+  alertsNotFollowed: 'AlertsNotFollowed',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];

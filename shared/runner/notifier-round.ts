@@ -123,5 +123,6 @@ function merge(results: readonly NotifierStepResult[]): NotifierStepResult {
     skipped: results.reduce((sum, r) => sum + r.skipped, 0),
     nextDueAtMs: last.nextDueAtMs,
     released: results.some((r) => r.released),
+    unfollowed: results.flatMap((r) => r.unfollowed),
   };
 }

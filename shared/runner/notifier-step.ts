@@ -1,6 +1,6 @@
 import type { Notification } from '../engine/types';
 import { decide, emptyNotifierState } from '../notifier/decide';
-import type { Message, Outbound } from '../notifier/types';
+import type { Message, Outbound, UnfollowedAlert } from '../notifier/types';
 import { NotifierConflictError, NotifierStateTooLargeError } from '../ports/errors';
 import type { MessagePublisher, NotifierStore } from '../ports/notifier';
 import type { Config } from '../types/config';
@@ -63,6 +63,11 @@ export interface NotifierStepResult {
    * groups, the active-hours digest before its window, the SMS the cap held).
    */
   readonly released: boolean;
+  /**
+   * Firings told but not followed for acknowledgement and escalation (more firing alerts than
+   * the notifier follows), and followed alerts a more severe one displaced.
+   */
+  readonly unfollowed: readonly UnfollowedAlert[];
 }
 
 /**
@@ -92,6 +97,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
         readonly owed: readonly Message[];
         readonly taken: readonly Notification[];
         readonly nextDueAtMs: number | undefined;
+        readonly unfollowed: readonly UnfollowedAlert[];
       }
     | undefined;
   let lastConflict: NotifierConflictError | undefined;
@@ -140,6 +146,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
       owed: [...left, ...decision.messages.map((item) => item.message)],
       taken: fresh,
       nextDueAtMs: decision.nextDueAtMs,
+      unfollowed: decision.unfollowed,
     };
   }
   if (committed === undefined) throw lastConflict ?? new NotifierConflictError(-1);
@@ -164,5 +171,6 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     skipped: events.length - committed.taken.length,
     nextDueAtMs: committed.nextDueAtMs,
     released: release,
+    unfollowed: committed.unfollowed,
   };
 }

@@ -3,6 +3,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it, vi } from 'vitest';
 import { recordNotifierRound } from '../../functions/notifier-metrics';
 import type { Notification } from '../../shared/engine/types';
+import { MAX_FOLLOWED_ALERTS } from '../../shared/notifier/follow';
 import type { NotifierRoundResult } from '../../shared/runner/notifier-round';
 
 const QUIET: NotifierRoundResult = {
@@ -14,6 +15,7 @@ const QUIET: NotifierRoundResult = {
   skipped: 0,
   nextDueAtMs: undefined,
   released: false,
+  unfollowed: [],
   markSentFailed: [],
   left: 0,
   steps: 1,
@@ -61,6 +63,31 @@ describe('Function: recordNotifierRound', () => {
       'notifier state too large to keep: everything kept was told now',
       { decided: 0 },
     );
+  });
+
+  it('counts the alerts not followed as AlertsNotFollowed and warns with the limit and examples', () => {
+    const logger = new Logger({ logLevel: 'SILENT' });
+    const warn = vi.spyOn(logger, 'warn');
+    const unfollowed = [
+      { key: 'ringing{call_id=a}', rule: 'ringing', severity: 'warning', reason: 'displaced' },
+      { key: 'ringing{call_id=b}', rule: 'ringing', severity: 'warning', reason: 'full' },
+      { key: 'ringing{call_id=c}', rule: 'ringing', severity: 'warning', reason: 'full' },
+    ] as const;
+    let summary: ReturnType<typeof recordNotifierRound> | undefined;
+    const documents = emitted((metrics) => {
+      summary = recordNotifierRound({ ...QUIET, unfollowed }, metrics, logger);
+    });
+    expect(documents.map((d) => d.AlertsNotFollowed).filter((n) => n !== undefined)).toEqual([3]);
+    expect(warn).toHaveBeenCalledWith(
+      'alerts not followed for escalation or acknowledgement: too many are firing',
+      {
+        limit: MAX_FOLLOWED_ALERTS,
+        notFollowed: 2,
+        displaced: 1,
+        examples: unfollowed.map((item) => item.key),
+      },
+    );
+    expect(summary?.unfollowed).toBe(3);
   });
 
   it('does not warn on an ordinary round', () => {

@@ -69,7 +69,7 @@ const stepArb: fc.Arbitrary<Step> = fc.record({
   ),
 });
 
-function drive(steps: readonly Step[]) {
+function drive(steps: readonly Step[], followAtMost?: number) {
   let state: NotifierState | undefined;
   let dueAt: number | undefined;
   let nowMs = T0;
@@ -77,9 +77,18 @@ function drive(steps: readonly Step[]) {
   const events: Notification[] = [];
   const outbound: Outbound[] = [];
   const muted: MutedEvent[] = [];
+  let mostFollowed = 0;
   const run = (batch: readonly Notification[], at: number, actions: PersonAction[] = []) => {
-    const decision = decide(CONFIG, state, batch, at, actions);
+    const decision = decide(
+      CONFIG,
+      state,
+      batch,
+      at,
+      actions,
+      followAtMost === undefined ? {} : { followAtMost },
+    );
     state = decision.state;
+    mostFollowed = Math.max(mostFollowed, Object.keys(state.alerts ?? {}).length);
     dueAt = decision.nextDueAtMs;
     outbound.push(...decision.messages);
     muted.push(...decision.muted);
@@ -124,7 +133,7 @@ function drive(steps: readonly Step[]) {
     run(batch, nowMs, actions);
   }
   for (let ticks = 0; dueAt !== undefined && ticks < 1000; ticks += 1) run([], dueAt);
-  return { events, outbound, muted, finalDue: dueAt };
+  return { events, outbound, muted, finalDue: dueAt, mostFollowed };
 }
 
 const RUNS = { numRuns: 300 };
@@ -146,6 +155,31 @@ describe('Property: silences and acknowledgements lose no event', () => {
           }
         }
       }),
+      RUNS,
+    );
+  });
+
+  it('tells every event at most once or records it as muted, however few alerts it follows', () => {
+    fc.assert(
+      fc.property(
+        fc.array(stepArb, { maxLength: 20 }),
+        fc.integer({ min: 0, max: 3 }),
+        (steps, followAtMost) => {
+          const { events, outbound, muted, finalDue, mostFollowed } = drive(steps, followAtMost);
+          expect(finalDue).toBeUndefined();
+          expect(mostFollowed).toBeLessThanOrEqual(followAtMost);
+          const recorded = new Set(muted.map((item) => item.id));
+          for (const event of events) {
+            for (const name of event.channels) {
+              const carrying = outbound.filter(
+                (item) => item.message.channel === name && item.delivers.includes(event.id),
+              );
+              expect(carrying.length).toBeLessThanOrEqual(1);
+              expect(carrying.length === 1 || recorded.has(event.id), event.id).toBe(true);
+            }
+          }
+        },
+      ),
       RUNS,
     );
   });
