@@ -138,7 +138,7 @@ function notFollowed(lines: readonly AlertLine[]): string[] {
       ? lines.length === 1
         ? 'Not followed'
         : 'These alerts are not followed'
-      : `${count} of these alerts (marked "not followed") are not followed`;
+      : `${count} of these alerts (marked "not followed") ${count === 1 ? 'is' : 'are'} not followed`;
   return [
     `${which} for escalation or acknowledgement: more than ${formatLimit(limit)} alerts that repeat or escalate are firing.`,
   ];

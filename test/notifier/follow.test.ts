@@ -74,7 +74,7 @@ describe('Function: decide, more firing alerts than it follows', () => {
     ]);
     const { text } = first.messages[0]?.message ?? { text: '' };
     expect(text).toContain(
-      '1 of these alerts (marked "not followed") are not followed for escalation or acknowledgement: more than 2 alerts that repeat or escalate are firing.',
+      '1 of these alerts (marked "not followed") is not followed for escalation or acknowledgement: more than 2 alerts that repeat or escalate are firing.',
     );
     // The three stories told whole, only the third marked.
     expect(text.match(/\(not followed\)/g)).toHaveLength(1);
