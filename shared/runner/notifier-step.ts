@@ -17,11 +17,11 @@ const ATTEMPTS = 4;
 const DEFAULT_OWED_GRACE_MS = 120_000;
 
 /**
- * How long an event taken in is remembered: past the time its poller takes to come back and
- * mark it sent (its next run), with room: at least an hour. `tight`, when the state is too
- * large to store: three runs of the slowest poller, the least that still covers a poller that
- * crashed before marking its events sent (a flood of some 45,000 events an hour would otherwise
- * fill the item with their ids alone, and no step could commit).
+ * How long an event taken in is remembered, unless marked sent meanwhile (`forget`): past the
+ * time its owner takes to try marking it sent again (deployed, the notifier's next round,
+ * within a minute; locally, its poller's next run), with room: at least an hour. `tight`, when
+ * the state is too large to store: three runs of the slowest poller, the least that still
+ * covers a local poller that crashed before marking its events sent.
  */
 export function consumedRetentionMs(config: Config, tight = false): number {
   const slowest = Math.max(config.sources.live_calls.everyMs, config.sources.payments.everyMs);
