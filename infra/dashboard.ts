@@ -95,6 +95,7 @@ export class TelealertDashboard extends Construct {
             count(METRIC_NAMES.digests, 'digests'),
             count(METRIC_NAMES.eventsLeftOwed, 'events left for the next round'),
             count(METRIC_NAMES.eventsNotMarkedSent, 'events not marked sent'),
+            count(METRIC_NAMES.alertsNotFollowed, 'alerts not followed (past the limit)'),
           ],
           [
             props.notifier.metricErrors({ period, label: 'notifier errors' }),
