@@ -81,30 +81,51 @@ export interface Kill {
   readonly applied: boolean;
 }
 
+/** One AWS call of a sandbox: its number (from 1) and its command (`PublishCommand`, ...). */
+export interface SandboxCall {
+  readonly index: number;
+  readonly command: string;
+}
+
+/**
+ * Asked at each AWS call of a sandbox, as it is made: whether the sandbox dies there, before
+ * sending it or once it was applied.
+ */
+export type KillRule = (call: SandboxCall) => { readonly applied: boolean } | undefined;
+
 /** How a run in a sandbox ended: `'killed'` when the sandbox died mid-way, `'failed'` when it threw. */
 export type RunOutcome = 'done' | 'failed' | 'killed';
 
 type AwsClient = DynamoDBClient | SNSClient | SSMClient;
 
 /**
- * A Lambda sandbox's AWS clients. With `kill`, every AWS call from the `at`-th on never
+ * A Lambda sandbox's AWS clients. With `kill`, every AWS call from the one it names on never
  * returns, as in a sandbox the Lambda service killed; `run` then settles once nothing of it is
  * in flight any more, and destroys the clients.
  */
 export class Sandbox {
-  readonly #kill: Kill | undefined;
+  readonly #kill: KillRule | undefined;
   readonly #clients: AwsClient[] = [];
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #killed: Promise<void>;
   #onKilled: () => void = () => {};
   #calls = 0;
   #dead = false;
+  #killedAt: (SandboxCall & { readonly applied: boolean }) | undefined;
 
-  constructor(kill?: Kill) {
-    this.#kill = kill;
+  constructor(kill?: Kill | KillRule) {
+    this.#kill =
+      kill === undefined || typeof kill === 'function'
+        ? kill
+        : (call) => (call.index === kill.at ? { applied: kill.applied } : undefined);
     this.#killed = new Promise<void>((resolve) => {
       this.#onKilled = resolve;
     });
+  }
+
+  /** The call the sandbox died at, once it did. */
+  get killedAt(): (SandboxCall & { readonly applied: boolean }) | undefined {
+    return this.#killedAt;
   }
 
   #track<T>(call: Promise<T>): Promise<T> {
@@ -119,12 +140,14 @@ export class Sandbox {
     for (const client of clients) {
       this.#clients.push(client);
       client.middlewareStack.add(
-        (next) => async (args) => {
+        (next, context) => async (args) => {
           if (this.#dead) return new Promise<never>(() => {});
           this.#calls += 1;
-          const kill = this.#kill;
-          if (kill !== undefined && this.#calls === kill.at) {
+          const call = { index: this.#calls, command: context.commandName ?? '' };
+          const kill = this.#kill?.(call);
+          if (kill !== undefined) {
             this.#dead = true;
+            this.#killedAt = { ...call, applied: kill.applied };
             if (kill.applied) await this.#track(next(args)).catch(() => undefined);
             this.#onKilled();
             return new Promise<never>(() => {});

@@ -1,0 +1,435 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { decodeOwed } from '../../functions/adapters/dynamodb-state-items';
+import type { NotifierEvent } from '../../functions/events';
+import { createNotifierHandler } from '../../functions/notifier-handler';
+import type { Notification } from '../../shared/engine/types';
+import type { Message } from '../../shared/notifier/types';
+import type { SourceName } from '../../shared/types/config';
+import { ManualClock } from '../../simulator/clock';
+import {
+  BURST_EVERY_MS,
+  BURSTS,
+  committedItems,
+  FaultPlan,
+  faultScenario,
+  type Kill,
+  type KillRule,
+  PER_RECORD_RULE,
+  pollerContainer,
+  type RunOutcome,
+  Sandbox,
+  seeded,
+  tally,
+} from './fault-injection';
+import { type FaultProxy, startFaultProxy } from './fault-proxy';
+import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
+import { MINUTE, rulesFile } from './scenario';
+
+/*
+ * Seeded, bounded fault injection on the deployed delivery path (the stack's): the pollers
+ * (`TELEALERT_DELIVERY=messages`) only commit their alert events; the notifier, invoked by the
+ * table's stream after each poller run and by its minute schedule, turns them into messages,
+ * publishes them and marks the events sent. Faults hit the requests of both; sandboxes of both
+ * are killed mid-way. A notifier invocation from the stream that fails or dies loses its
+ * records (the test does not redeliver them): the minute schedule must catch up. The seed fixes
+ * the faults drawn and the runs killed; which of several parallel requests meets a fault still
+ * follows their arrival order. Another seed:
+ * TELEALERT_FAULT_SEED=n npm run test:e2e -- notifier-faults
+ */
+const SEED = Number(process.env.TELEALERT_FAULT_SEED ?? 20_261_125);
+/** Share of requests that meet a fault while faults are on. */
+const FAULT_RATE = 0.2;
+/** At most this many faults in the whole run, so a bad seed cannot starve every run. */
+const MAX_FAULTS = 500;
+/** Share of poller runs killed mid-way, as the Lambda service kills a sandbox. */
+const POLLER_KILL_RATE = 0.2;
+/** Share of notifier rounds killed at one of their reads or at a write of their commit. */
+const NOTIFIER_KILL_RATE = 0.2;
+/**
+ * Share of the rounds that publish (and are not killed otherwise) killed at their first
+ * publish: after the commit that made the messages owed (the outbox's case). Drawn as that
+ * publish is made, so it falls on rounds that publish: only a few do (most have nothing to
+ * send), hence the high rate.
+ */
+const PUBLISH_KILL_RATE = 0.4;
+/** Share of faulty runs during which DynamoDB refuses every request. */
+const OUTAGE_RATE = 0.1;
+/**
+ * At the first publish of notifier invocations, the share for which SNS is down from then on
+ * (high for the reason above).
+ */
+const SNS_DOWN_RATE = 0.4;
+const CHANNELS = ['oncall', 'managers', 'finance'] as const;
+
+const T0 = Date.parse('2026-11-21T10:00:00+05:30');
+const clock = new ManualClock(T0);
+let harness: RuntimeHarness;
+let proxy: FaultProxy;
+let direct: DynamoDBClient;
+
+/*
+ * Two generators from the seed: the faults the proxy draws follow the requests as they arrive,
+ * the runs killed and the outages do not, so the runs' plan is the same for a seed whatever the
+ * order in which parallel requests arrived.
+ */
+const plan = new FaultPlan(seeded(SEED), { rate: FAULT_RATE, max: MAX_FAULTS });
+const random = seeded(SEED ^ 0x5eed);
+/** Whose requests the proxy sees now: pollers and the notifier never run at once. */
+let running: 'poller' | 'notifier' = 'poller';
+/** Publish requests of the current notifier invocations (the first may take SNS down). */
+let roundPublishes = 0;
+/** Each fault drawn, by whose request met it. */
+const faults: { readonly by: 'poller' | 'notifier'; readonly kind: string }[] = [];
+
+function at(offsetMs: number) {
+  clock.set(T0 + offsetMs);
+  vi.setSystemTime(T0 + offsetMs);
+}
+
+/** Every alert event a poller committed, by id: what the notifier owes the channels. */
+const committed = new Map<string, Notification>();
+const record = (events: readonly Notification[]) => {
+  for (const event of events) if (!committed.has(event.id)) committed.set(event.id, event);
+};
+
+/** The events a source's partition holds committed and not yet marked sent. Read from moto. */
+async function committedOwed(source: SourceName): Promise<Notification[]> {
+  const items = await committedItems(direct, harness.stack.tableName, source);
+  return items.map((item) => decodeOwed(item).notification);
+}
+
+/** The messages the notifier's partition holds committed and not yet published. */
+async function owedMessages(): Promise<string[]> {
+  const items = await committedItems(direct, harness.stack.tableName, 'notifier');
+  return items.map((item) => item.sk?.S ?? '');
+}
+
+/** The channels whose subscriptions take `event`: managers' filter policy takes critical only. */
+const subscribed = (event: Notification) =>
+  event.channels.filter((channel) => channel !== 'managers' || event.severity === 'critical');
+
+type NotifierInvocation = (event: NotifierEvent, context: Context) => Promise<unknown>;
+
+/**
+ * A notifier sandbox that serves invocations until it is killed; `kill`, set for each
+ * invocation, says whether it dies at a call.
+ */
+interface NotifierContainer {
+  kill: KillRule | undefined;
+  readonly sandbox: Sandbox;
+  run(event: NotifierEvent, context: Context): Promise<RunOutcome>;
+}
+
+function notifierContainer(): NotifierContainer {
+  const handler = createNotifierHandler({
+    logger: silentLogger(),
+    wire: (built) => {
+      const { dynamodb, sns, ssm } = built.runtime;
+      container.sandbox.arm([dynamodb, sns, ssm]);
+      return built;
+    },
+  }) as unknown as NotifierInvocation;
+  const container: NotifierContainer = {
+    kill: undefined,
+    sandbox: new Sandbox((call) => container.kill?.(call)),
+    run: (event: NotifierEvent, context: Context) =>
+      container.sandbox.run(() => handler(event, context)),
+  };
+  return container;
+}
+
+/**
+ * Whether, and where, the next poller run's sandbox dies: at one of its first calls (a fresh
+ * one reads the token, then its state), or at one of the writes of its commit (its owed events,
+ * then its state).
+ */
+function pollerKill(): Kill | KillRule | undefined {
+  if (!plan.on || random() >= POLLER_KILL_RATE) return undefined;
+  const applied = random() < 0.5;
+  if (random() < 0.5) return { at: 1 + Math.floor(random() * 3), applied };
+  return writeKill(1 + Math.floor(random() * 2), applied);
+}
+
+/** Dies at the `write`-th `UpdateItem` (an owed item's or the state's) of the round. */
+function writeKill(write: number, applied: boolean): KillRule {
+  let writes = 0;
+  return (call) => {
+    if (call.command !== 'UpdateItemCommand') return undefined;
+    writes += 1;
+    return writes === write ? { applied } : undefined;
+  };
+}
+
+/**
+ * Where the next notifier round dies, if it does: at one of its reads, at one of the writes of
+ * its commit (owed messages, then its state), or, drawn as each publish is made, at a publish.
+ */
+function notifierKill(): KillRule | undefined {
+  if (!plan.on) return undefined;
+  if (random() < NOTIFIER_KILL_RATE) {
+    const applied = random() < 0.5;
+    if (random() < 0.5) {
+      const read = 1 + Math.floor(random() * 3);
+      let calls = 0;
+      return () => {
+        calls += 1;
+        return calls === read ? { applied } : undefined;
+      };
+    }
+    return writeKill(1 + Math.floor(random() * 2), applied);
+  }
+  let publishes = 0;
+  let kill: { applied: boolean } | undefined;
+  return (call) => {
+    if (call.command !== 'PublishCommand') return undefined;
+    publishes += 1;
+    if (publishes === 1 && random() < PUBLISH_KILL_RATE) kill = { applied: random() < 0.5 };
+    return publishes === 1 ? kill : undefined;
+  };
+}
+
+/** `live_calls:killed@UpdateItem#4+(dynamodb down)`: how a run ended, where it died. */
+function describeRun(
+  what: string,
+  outcome: RunOutcome,
+  died: Sandbox['killedAt'],
+  outage?: string,
+) {
+  const where = died
+    ? `@${died.command.replace(/Command$/, '')}#${died.index}${died.applied ? '+' : '-'}`
+    : '';
+  return `${what}:${outcome}${where}${outage ? `(${outage} down)` : ''}`;
+}
+
+describe('Deployed delivery on moto behind a fault-injecting proxy: pollers commit, the notifier sends', () => {
+  beforeAll(async () => {
+    harness = await startRuntimeHarness({
+      prefix: 'nfaults',
+      scenario: faultScenario,
+      clock,
+      // The e2e rules and a per-record rule, so one burst decides an event per call too.
+      rules: (baseUrl, tokenParameter) => rulesFile(baseUrl, tokenParameter) + PER_RECORD_RULE,
+      delivery: 'messages',
+    });
+    const motoEndpoint = process.env.AWS_ENDPOINT_URL ?? '';
+    direct = new DynamoDBClient({ endpoint: motoEndpoint, region: 'us-east-1' });
+    // The handlers' clients go through the proxy; the test's own (the stream it reads for the
+    // mapping, the queues it drains, `direct`) were made on moto before.
+    proxy = await startFaultProxy(motoEndpoint, (request) => {
+      if (running === 'notifier' && plan.on && request.operation === 'Publish') {
+        roundPublishes += 1;
+        if (roundPublishes === 1 && random() < SNS_DOWN_RATE) plan.outage = 'sns';
+      }
+      const fault = plan.draw(request);
+      if (fault) faults.push({ by: running, kind: fault.kind });
+      return fault;
+    });
+    process.env.AWS_ENDPOINT_URL = proxy.endpoint;
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+
+  afterAll(async () => {
+    vi.useRealTimers();
+    direct?.destroy();
+    await proxy?.stop();
+    await harness?.close();
+  });
+
+  it('tells every committed event to every subscribed channel, re-sends with the same id and content, tells nothing uncommitted, and leaves nothing owed', async () => {
+    const outcomes: string[] = [];
+    const warmPollers = {
+      live_calls: pollerContainer('live_calls', new Sandbox(), record),
+      payments: pollerContainer('payments', new Sandbox(), record),
+    };
+    // Lambda runs overlapping invocations in separate sandboxes: one serves the stream's, one
+    // the schedule's, each replaced by a fresh one once killed.
+    const notifiers = { stream: notifierContainer(), schedule: notifierContainer() };
+    /** Rounds after which the notifier's partition held messages owed: the outbox at work. */
+    let leftOwed = 0;
+
+    const poll = async (source: SourceName) => {
+      running = 'poller';
+      const kill = pollerKill();
+      plan.outage = plan.on && random() < OUTAGE_RATE ? 'dynamodb' : undefined;
+      const sandbox = kill ? new Sandbox(kill) : undefined;
+      const container = sandbox ? pollerContainer(source, sandbox, record) : warmPollers[source];
+      const outcome = await container.run();
+      outcomes.push(describeRun(source, outcome, sandbox?.killedAt, plan.outage));
+      plan.outage = undefined;
+      // What a run committed but did not confirm (its answer was lost, or it died) is committed
+      // all the same; no notifier ran since, so nothing of it is marked sent yet.
+      record(await committedOwed(source));
+    };
+
+    /** One notifier invocation; the caller ends the outages it drew (`plan.outage`). */
+    const notify = async (trigger: 'stream' | 'schedule') => {
+      const container = notifiers[trigger];
+      container.kill = notifierKill();
+      if (plan.on && random() < OUTAGE_RATE) plan.outage = 'dynamodb';
+      const ran =
+        trigger === 'stream'
+          ? await harness.streamToNotifier(container.run)
+          : [await container.run({ id: `schedule-${Date.now()}` }, lambdaContext())];
+      for (const outcome of ran as RunOutcome[]) {
+        outcomes.push(
+          describeRun(`notifier(${trigger})`, outcome, container.sandbox.killedAt, plan.outage),
+        );
+      }
+      // The Lambda service starts a new sandbox for the next invocation.
+      if (container.sandbox.killedAt) notifiers[trigger] = notifierContainer();
+    };
+    /** Notifier invocations at once: the stream's and the schedule's may overlap. */
+    const notifyAll = async (...triggers: ('stream' | 'schedule')[]) => {
+      running = 'notifier';
+      roundPublishes = 0;
+      await Promise.all(triggers.map(notify));
+      plan.outage = undefined;
+      if ((await owedMessages()).length > 0) leftOwed += 1;
+    };
+
+    // Faults on: live calls every 20 s over the bursts, payments and the notifier's schedule
+    // every minute; each poller run's commit invokes the notifier through the stream.
+    const end = BURSTS * BURST_EVERY_MS;
+    for (let offset = 0; offset <= end; offset += 20_000) {
+      at(offset);
+      await poll('live_calls');
+      await notifyAll('stream');
+      if (offset % MINUTE === 0) {
+        await poll('payments');
+        await notifyAll('stream', 'schedule');
+      }
+    }
+
+    // Faults off: every minute, past the grace period of owed messages (2 min) and the groups'
+    // interval (5 min), so what a crashed round left and what groups held goes out.
+    plan.on = false;
+    for (let offset = end + MINUTE; offset <= end + 8 * MINUTE; offset += MINUTE) {
+      at(offset);
+      await poll('live_calls');
+      await notifyAll('stream');
+      await poll('payments');
+      await notifyAll('stream', 'schedule');
+    }
+
+    const seen = (by: 'poller' | 'notifier') =>
+      new Set(faults.filter((fault) => fault.by === by).map((fault) => fault.kind));
+    const context = `seed ${SEED} (TELEALERT_FAULT_SEED=${SEED} npm run test:e2e -- notifier-faults); ${leftOwed} rounds left messages owed; ${proxy.seen.length} requests, faults: ${tally(faults.map((f) => `${f.by} ${f.kind}`))}; runs: ${outcomes.join(' ')}`;
+
+    // The run really was faulty: every kind of fault on the requests of both, and sandboxes of
+    // both killed before a call and once it was applied.
+    const kinds = new Set(['error', 'throttle', 'reset', 'delay', 'lost']);
+    expect(seen('poller'), context).toEqual(kinds);
+    expect(seen('notifier'), context).toEqual(kinds);
+    for (const who of ['live_calls|payments', 'notifier']) {
+      for (const how of ['+', '-']) {
+        const killed = new RegExp(`^(${who})[^:]*:killed@\\w+#\\d+\\${how}`);
+        expect(
+          outcomes.some((o) => killed.test(o)),
+          `${context}\nno ${who} run killed ${how === '+' ? 'after' : 'before'} a call`,
+        ).toBe(true);
+      }
+    }
+    expect(leftOwed, `${context}\nno notifier round left a message owed`).toBeGreaterThan(0);
+    expect(new Set([...committed.values()].map((event) => event.rule)), context).toEqual(
+      new Set(['too-many-ringing', 'any-ringing', 'call-ringing', 'big-payment']),
+    );
+
+    const received = new Map<string, Message[]>();
+    for (const channel of CHANNELS) {
+      received.set(channel, (await harness.stack.drain(channel)) as unknown as Message[]);
+    }
+    const all = [...received.values()].flat();
+    const violations: string[] = [];
+
+    for (const [channel, messages] of received) {
+      for (const message of messages.filter((m) => m.channel !== channel)) {
+        violations.push(`${channel}'s queue got ${message.id}, a message to ${message.channel}`);
+      }
+    }
+    // A message sent again is the very same one: same id, same content.
+    for (const [id, copies] of Object.entries(Object.groupBy(all, (message) => message.id))) {
+      const shapes = new Set(copies?.map((message) => JSON.stringify(message)));
+      if (shapes.size > 1) violations.push(`${id} was sent with ${shapes.size} different contents`);
+    }
+    const once = [...new Map(all.map((message) => [message.id, message])).values()];
+
+    // Nothing a poller did not commit is told, and nothing to a channel it is not for: each
+    // line of a message is a committed event of its alert (its status and time), and a line of
+    // an alert that fired and resolved while held names a committed firing as `firedAt`.
+    const events = [...committed.values()];
+    const byKey = Object.groupBy(events, (event) => event.key);
+    const find = (key: string, status: string, when: string) =>
+      byKey[key]?.find(
+        (event) => event.status === status && Date.parse(event.at) === Date.parse(when),
+      );
+    for (const message of once) {
+      for (const line of message.alerts) {
+        const event = find(line.key, line.status, line.at);
+        if (event === undefined) {
+          violations.push(
+            `${message.channel} was told ${line.key} ${line.status} at ${line.at}, never committed`,
+          );
+        } else if (!subscribed(event).includes(message.channel)) {
+          violations.push(`${message.channel} was told ${event.id}, not its`);
+        }
+        if (line.firedAt !== undefined && !find(line.key, 'firing', line.firedAt)) {
+          violations.push(
+            `${message.channel} was told ${line.key} fired at ${line.firedAt}, never committed`,
+          );
+        }
+      }
+    }
+
+    // No event is told twice as news: on a channel, an event is the line of one `alerts`
+    // message (a digest may recap what was told; none is expected here, the SMS cap is not
+    // reached).
+    const told = new Map<string, Set<string>>();
+    for (const message of once.filter((m) => m.kind === 'alerts')) {
+      for (const line of message.alerts) {
+        const event = `${message.channel} ${line.key} ${line.status} ${Date.parse(line.at)}`;
+        told.set(event, (told.get(event) ?? new Set()).add(message.id));
+      }
+    }
+    for (const [event, ids] of told) {
+      if (ids.size > 1) violations.push(`${event} was told by ${ids.size} messages`);
+    }
+
+    // Every committed event reaches every channel subscribed to it: as a line of its own (its
+    // status and time), as the firing of a line that fired and resolved while held, or, when
+    // later events of its alert were held with it, under the line of its alert's latest event
+    // (a message tells each alert once, as its latest event).
+    let exact = 0;
+    let superseded = 0;
+    for (const event of events) {
+      const when = Date.parse(event.at);
+      for (const channel of subscribed(event)) {
+        const lines = once
+          .filter((message) => message.channel === channel)
+          .flatMap((message) => message.alerts.filter((line) => line.key === event.key));
+        const own = lines.some(
+          (line) =>
+            (line.status === event.status && Date.parse(line.at) === when) ||
+            (event.status === 'firing' &&
+              line.firedAt !== undefined &&
+              Date.parse(line.firedAt) === when),
+        );
+        if (own) exact += 1;
+        else if (lines.some((line) => Date.parse(line.at) > when)) superseded += 1;
+        else
+          violations.push(
+            `${channel} never got ${event.id} (${event.key} ${event.status} at ${event.at})`,
+          );
+      }
+    }
+    const summary = `${context}\n${committed.size} events committed; ${once.length} messages (${all.length} received); told as their own line ${exact}, under a later line ${superseded}`;
+    expect(violations, summary).toEqual([]);
+
+    // Once faults stopped, nothing is left owed: no event in the sources, no message in the
+    // notifier's partition.
+    expect(await committedOwed('live_calls'), summary).toEqual([]);
+    expect(await committedOwed('payments'), summary).toEqual([]);
+    expect(await owedMessages(), summary).toEqual([]);
+  });
+});
