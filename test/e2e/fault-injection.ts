@@ -81,10 +81,11 @@ export interface Kill {
   readonly applied: boolean;
 }
 
-/** One AWS call of a sandbox: its number (from 1) and its command (`PublishCommand`, ...). */
+/** One AWS call of a sandbox: its number (from 1), its command (`PublishCommand`, ...), its input. */
 export interface SandboxCall {
   readonly index: number;
   readonly command: string;
+  readonly input: unknown;
 }
 
 /**
@@ -92,6 +93,13 @@ export interface SandboxCall {
  * sending it or once it was applied.
  */
 export type KillRule = (call: SandboxCall) => { readonly applied: boolean } | undefined;
+
+/** Where a sandbox died. */
+export interface KilledAt {
+  readonly index: number;
+  readonly command: string;
+  readonly applied: boolean;
+}
 
 /** How a run in a sandbox ended: `'killed'` when the sandbox died mid-way, `'failed'` when it threw. */
 export type RunOutcome = 'done' | 'failed' | 'killed';
@@ -111,7 +119,7 @@ export class Sandbox {
   #onKilled: () => void = () => {};
   #calls = 0;
   #dead = false;
-  #killedAt: (SandboxCall & { readonly applied: boolean }) | undefined;
+  #killedAt: KilledAt | undefined;
 
   constructor(kill?: Kill | KillRule) {
     this.#kill =
@@ -124,7 +132,7 @@ export class Sandbox {
   }
 
   /** The call the sandbox died at, once it did. */
-  get killedAt(): (SandboxCall & { readonly applied: boolean }) | undefined {
+  get killedAt(): KilledAt | undefined {
     return this.#killedAt;
   }
 
@@ -143,11 +151,15 @@ export class Sandbox {
         (next, context) => async (args) => {
           if (this.#dead) return new Promise<never>(() => {});
           this.#calls += 1;
-          const call = { index: this.#calls, command: context.commandName ?? '' };
+          const call = {
+            index: this.#calls,
+            command: context.commandName ?? '',
+            input: args.input,
+          };
           const kill = this.#kill?.(call);
           if (kill !== undefined) {
             this.#dead = true;
-            this.#killedAt = { ...call, applied: kill.applied };
+            this.#killedAt = { index: call.index, command: call.command, applied: kill.applied };
             if (kill.applied) await this.#track(next(args)).catch(() => undefined);
             this.#onKilled();
             return new Promise<never>(() => {});

@@ -14,16 +14,16 @@ import {
   committedItems,
   FaultPlan,
   faultScenario,
-  type Kill,
   type KillRule,
   PER_RECORD_RULE,
   pollerContainer,
   type RunOutcome,
   Sandbox,
+  type SandboxCall,
   seeded,
   tally,
 } from './fault-injection';
-import { type FaultProxy, startFaultProxy } from './fault-proxy';
+import { type AwsFault, type FaultProxy, startFaultProxy } from './fault-proxy';
 import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
 import { MINUTE, rulesFile } from './scenario';
 
@@ -34,8 +34,9 @@ import { MINUTE, rulesFile } from './scenario';
  * publishes them and marks the events sent. Faults hit the requests of both; sandboxes of both
  * are killed mid-way. A notifier invocation from the stream that fails or dies loses its
  * records (the test does not redeliver them): the minute schedule must catch up. The seed fixes
- * the faults drawn and the runs killed; which of several parallel requests meets a fault still
- * follows their arrival order. Another seed:
+ * the faults drawn and the runs killed; which of several parallel requests (owed writes, the
+ * overlapping stream and schedule invocations) meets one still follows their arrival order.
+ * Another seed:
  * TELEALERT_FAULT_SEED=n npm run test:e2e -- notifier-faults
  */
 const SEED = Number(process.env.TELEALERT_FAULT_SEED ?? 20_261_125);
@@ -43,24 +44,31 @@ const SEED = Number(process.env.TELEALERT_FAULT_SEED ?? 20_261_125);
 const FAULT_RATE = 0.2;
 /** At most this many faults in the whole run, so a bad seed cannot starve every run. */
 const MAX_FAULTS = 500;
-/** Share of poller runs killed mid-way, as the Lambda service kills a sandbox. */
-const POLLER_KILL_RATE = 0.2;
-/** Share of notifier rounds killed at one of their reads or at a write of their commit. */
-const NOTIFIER_KILL_RATE = 0.2;
 /**
- * Share of the rounds that publish (and are not killed otherwise) killed at their first
- * publish: after the commit that made the messages owed (the outbox's case). Drawn as that
- * publish is made, so it falls on rounds that publish: only a few do (most have nothing to
- * send), hence the high rate.
+ * Share of invocations killed mid-way, as the Lambda service kills a sandbox, at a call chosen
+ * up front: one of the first (the token, the reads) or a write of the commit.
+ */
+const KILL_RATE = 0.2;
+/**
+ * Share of the invocations that write owed items (a poller's events, the notifier's messages)
+ * killed at the first: the commit's crash before its state is written. Drawn as that write is
+ * made, so it falls on invocations that commit something (most do not).
+ */
+const OWED_KILL_RATE = 0.3;
+/**
+ * Share of the rounds that publish killed at their first publish: after the commit that made
+ * the messages owed (the outbox's case). Drawn as that publish is made (only a few rounds
+ * publish, hence the high rate).
  */
 const PUBLISH_KILL_RATE = 0.4;
 /** Share of faulty runs during which DynamoDB refuses every request. */
 const OUTAGE_RATE = 0.1;
 /**
- * At the first publish of notifier invocations, the share for which SNS is down from then on
- * (high for the reason above).
+ * At the first publish of notifier invocations, the share for which SNS refuses that message
+ * every time it is tried in them (so it stays owed), as an outage would; one message only, as
+ * each refused message costs the publisher's retries in real time. High for the reason above.
  */
-const SNS_DOWN_RATE = 0.4;
+const SNS_REFUSES_RATE = 0.4;
 const CHANNELS = ['oncall', 'managers', 'finance'] as const;
 
 const T0 = Date.parse('2026-11-21T10:00:00+05:30');
@@ -70,16 +78,18 @@ let proxy: FaultProxy;
 let direct: DynamoDBClient;
 
 /*
- * Two generators from the seed: the faults the proxy draws follow the requests as they arrive,
- * the runs killed and the outages do not, so the runs' plan is the same for a seed whatever the
- * order in which parallel requests arrived.
+ * Two generators from the seed: one for the faults the proxy draws on every request, one for
+ * the runs (kills, outages, refused publishes), which so does not shift with the number of
+ * requests a run made.
  */
 const plan = new FaultPlan(seeded(SEED), { rate: FAULT_RATE, max: MAX_FAULTS });
 const random = seeded(SEED ^ 0x5eed);
 /** Whose requests the proxy sees now: pollers and the notifier never run at once. */
 let running: 'poller' | 'notifier' = 'poller';
-/** Publish requests of the current notifier invocations (the first may take SNS down). */
+/** Publish requests of the current notifier invocations (SNS may refuse the first's message). */
 let roundPublishes = 0;
+/** The publish SNS refuses in the current notifier invocations, by its body. */
+let refused: string | undefined;
 /** Each fault drawn, by whose request met it. */
 const faults: { readonly by: 'poller' | 'notifier'; readonly kind: string }[] = [];
 
@@ -111,83 +121,91 @@ const subscribed = (event: Notification) =>
   event.channels.filter((channel) => channel !== 'managers' || event.severity === 'critical');
 
 type NotifierInvocation = (event: NotifierEvent, context: Context) => Promise<unknown>;
+type PollerRun = () => Promise<RunOutcome>;
+type NotifierRun = (event: NotifierEvent, context: Context) => Promise<RunOutcome>;
 
 /**
- * A notifier sandbox that serves invocations until it is killed; `kill`, set for each
- * invocation, says whether it dies at a call.
+ * A sandbox that serves invocations until it is killed (then the Lambda service starts a new
+ * one); `kill`, set for each invocation, says whether it dies at a call.
  */
-interface NotifierContainer {
+interface Container<Run> {
   kill: KillRule | undefined;
   readonly sandbox: Sandbox;
-  run(event: NotifierEvent, context: Context): Promise<RunOutcome>;
+  readonly run: Run;
 }
 
-function notifierContainer(): NotifierContainer {
-  const handler = createNotifierHandler({
-    logger: silentLogger(),
-    wire: (built) => {
-      const { dynamodb, sns, ssm } = built.runtime;
-      container.sandbox.arm([dynamodb, sns, ssm]);
-      return built;
-    },
-  }) as unknown as NotifierInvocation;
-  const container: NotifierContainer = {
+function pollerSandbox(source: SourceName): Container<PollerRun> {
+  const sandbox = new Sandbox((call) => container.kill?.(call));
+  const container: Container<PollerRun> = {
     kill: undefined,
-    sandbox: new Sandbox((call) => container.kill?.(call)),
-    run: (event: NotifierEvent, context: Context) =>
-      container.sandbox.run(() => handler(event, context)),
+    sandbox,
+    run: pollerContainer(source, sandbox, record).run,
   };
   return container;
 }
 
-/**
- * Whether, and where, the next poller run's sandbox dies: at one of its first calls (a fresh
- * one reads the token, then its state), or at one of the writes of its commit (its owed events,
- * then its state).
- */
-function pollerKill(): Kill | KillRule | undefined {
-  if (!plan.on || random() >= POLLER_KILL_RATE) return undefined;
-  const applied = random() < 0.5;
-  if (random() < 0.5) return { at: 1 + Math.floor(random() * 3), applied };
-  return writeKill(1 + Math.floor(random() * 2), applied);
+function notifierSandbox(): Container<NotifierRun> {
+  const sandbox = new Sandbox((call) => container.kill?.(call));
+  const handler = createNotifierHandler({
+    logger: silentLogger(),
+    wire: (built) => {
+      const { dynamodb, sns, ssm } = built.runtime;
+      sandbox.arm([dynamodb, sns, ssm]);
+      return built;
+    },
+  }) as unknown as NotifierInvocation;
+  const container: Container<NotifierRun> = {
+    kill: undefined,
+    sandbox,
+    run: (event, context) => sandbox.run(() => handler(event, context)),
+  };
+  return container;
 }
 
-/** Dies at the `write`-th `UpdateItem` (an owed item's or the state's) of the round. */
-function writeKill(write: number, applied: boolean): KillRule {
-  let writes = 0;
+/** Dies at the `n`-th call that `matches`. */
+function killAtNth(matches: (call: SandboxCall) => boolean, n: number, applied: boolean): KillRule {
+  let count = 0;
   return (call) => {
-    if (call.command !== 'UpdateItemCommand') return undefined;
-    writes += 1;
-    return writes === write ? { applied } : undefined;
+    if (!matches(call)) return undefined;
+    count += 1;
+    return count === n ? { applied } : undefined;
   };
 }
 
+/** At the first call that `matches`, dies there with probability `rate`, drawn then. */
+function killAtFirst(matches: (call: SandboxCall) => boolean, rate: number): KillRule {
+  let seen = false;
+  return (call) => {
+    if (seen || !matches(call)) return undefined;
+    seen = true;
+    return random() < rate ? { applied: random() < 0.5 } : undefined;
+  };
+}
+
+const anyCall = () => true;
+const isWrite = (call: SandboxCall) => call.command === 'UpdateItemCommand';
+/** A write of an owed item: its sort key begins with `prefix` (`owed#`, `message#`). */
+const isOwedWrite = (prefix: string) => (call: SandboxCall) =>
+  isWrite(call) &&
+  ((call.input as { Key?: { sk?: { S?: string } } }).Key?.sk?.S ?? '').startsWith(prefix);
+
 /**
- * Where the next notifier round dies, if it does: at one of its reads, at one of the writes of
- * its commit (owed messages, then its state), or, drawn as each publish is made, at a publish.
+ * Where the next invocation dies, if it does: chosen up front, at one of its first calls (the
+ * token, the reads) or at one of the writes of its commit (owed items, then the state); or,
+ * drawn as it is made, at its first owed write and, for the notifier, at its first publish.
  */
-function notifierKill(): KillRule | undefined {
+function killRule(who: 'poller' | 'notifier'): KillRule | undefined {
   if (!plan.on) return undefined;
-  if (random() < NOTIFIER_KILL_RATE) {
+  if (random() < KILL_RATE) {
     const applied = random() < 0.5;
-    if (random() < 0.5) {
-      const read = 1 + Math.floor(random() * 3);
-      let calls = 0;
-      return () => {
-        calls += 1;
-        return calls === read ? { applied } : undefined;
-      };
-    }
-    return writeKill(1 + Math.floor(random() * 2), applied);
+    return random() < 0.5
+      ? killAtNth(anyCall, 1 + Math.floor(random() * 3), applied)
+      : killAtNth(isWrite, 1 + Math.floor(random() * 2), applied);
   }
-  let publishes = 0;
-  let kill: { applied: boolean } | undefined;
-  return (call) => {
-    if (call.command !== 'PublishCommand') return undefined;
-    publishes += 1;
-    if (publishes === 1 && random() < PUBLISH_KILL_RATE) kill = { applied: random() < 0.5 };
-    return publishes === 1 ? kill : undefined;
-  };
+  const owed = killAtFirst(isOwedWrite(who === 'poller' ? 'owed#' : 'message#'), OWED_KILL_RATE);
+  if (who === 'poller') return owed;
+  const publish = killAtFirst((call) => call.command === 'PublishCommand', PUBLISH_KILL_RATE);
+  return (call) => owed(call) ?? publish(call);
 }
 
 /** `live_calls:killed@UpdateItem#4+(dynamodb down)`: how a run ended, where it died. */
@@ -220,9 +238,12 @@ describe('Deployed delivery on moto behind a fault-injecting proxy: pollers comm
     proxy = await startFaultProxy(motoEndpoint, (request) => {
       if (running === 'notifier' && plan.on && request.operation === 'Publish') {
         roundPublishes += 1;
-        if (roundPublishes === 1 && random() < SNS_DOWN_RATE) plan.outage = 'sns';
+        if (roundPublishes === 1 && random() < SNS_REFUSES_RATE) refused = request.body;
       }
-      const fault = plan.draw(request);
+      const fault: AwsFault | undefined =
+        refused !== undefined && request.body === refused
+          ? { kind: 'error', status: 503 }
+          : plan.draw(request);
       if (fault) faults.push({ by: running, kind: fault.kind });
       return fault;
     });
@@ -239,25 +260,25 @@ describe('Deployed delivery on moto behind a fault-injecting proxy: pollers comm
 
   it('tells every committed event to every subscribed channel, re-sends with the same id and content, tells nothing uncommitted, and leaves nothing owed', async () => {
     const outcomes: string[] = [];
-    const warmPollers = {
-      live_calls: pollerContainer('live_calls', new Sandbox(), record),
-      payments: pollerContainer('payments', new Sandbox(), record),
+    const pollers = {
+      live_calls: pollerSandbox('live_calls'),
+      payments: pollerSandbox('payments'),
     };
     // Lambda runs overlapping invocations in separate sandboxes: one serves the stream's, one
-    // the schedule's, each replaced by a fresh one once killed.
-    const notifiers = { stream: notifierContainer(), schedule: notifierContainer() };
+    // the schedule's.
+    const notifiers = { stream: notifierSandbox(), schedule: notifierSandbox() };
     /** Rounds after which the notifier's partition held messages owed: the outbox at work. */
     let leftOwed = 0;
 
     const poll = async (source: SourceName) => {
       running = 'poller';
-      const kill = pollerKill();
+      const container = pollers[source];
+      container.kill = killRule('poller');
       plan.outage = plan.on && random() < OUTAGE_RATE ? 'dynamodb' : undefined;
-      const sandbox = kill ? new Sandbox(kill) : undefined;
-      const container = sandbox ? pollerContainer(source, sandbox, record) : warmPollers[source];
       const outcome = await container.run();
-      outcomes.push(describeRun(source, outcome, sandbox?.killedAt, plan.outage));
+      outcomes.push(describeRun(source, outcome, container.sandbox.killedAt, plan.outage));
       plan.outage = undefined;
+      if (container.sandbox.killedAt) pollers[source] = pollerSandbox(source);
       // What a run committed but did not confirm (its answer was lost, or it died) is committed
       // all the same; no notifier ran since, so nothing of it is marked sent yet.
       record(await committedOwed(source));
@@ -266,7 +287,7 @@ describe('Deployed delivery on moto behind a fault-injecting proxy: pollers comm
     /** One notifier invocation; the caller ends the outages it drew (`plan.outage`). */
     const notify = async (trigger: 'stream' | 'schedule') => {
       const container = notifiers[trigger];
-      container.kill = notifierKill();
+      container.kill = killRule('notifier');
       if (plan.on && random() < OUTAGE_RATE) plan.outage = 'dynamodb';
       const ran =
         trigger === 'stream'
@@ -278,7 +299,7 @@ describe('Deployed delivery on moto behind a fault-injecting proxy: pollers comm
         );
       }
       // The Lambda service starts a new sandbox for the next invocation.
-      if (container.sandbox.killedAt) notifiers[trigger] = notifierContainer();
+      if (container.sandbox.killedAt) notifiers[trigger] = notifierSandbox();
     };
     /** Notifier invocations at once: the stream's and the schedule's may overlap. */
     const notifyAll = async (...triggers: ('stream' | 'schedule')[]) => {
@@ -286,6 +307,7 @@ describe('Deployed delivery on moto behind a fault-injecting proxy: pollers comm
       roundPublishes = 0;
       await Promise.all(triggers.map(notify));
       plan.outage = undefined;
+      refused = undefined;
       if ((await owedMessages()).length > 0) leftOwed += 1;
     };
 
