@@ -33,7 +33,9 @@ export function chunksOf(text: string): string[] {
  */
 function answerReader(config: Config, source: SourceName) {
   const rows = new BatchReader(source, config.timezone, { fields: usedFields(config, source) });
-  const body = new JsonArrayReader((piece) => rows.push(piece));
+  const body = new JsonArrayReader(
+    Object.assign((piece: readonly unknown[]) => rows.push(piece), { exactMoney: rows.hasMoney }),
+  );
   return {
     body,
     end() {

@@ -263,7 +263,9 @@ export class TelephonyClient {
       url,
       { accept: 'application/json', authorization: `Bearer ${token}` },
       signal,
-      (piece) => rows.push(piece),
+      Object.assign((piece: readonly unknown[]) => rows.push(piece), {
+        exactMoney: rows.hasMoney,
+      }),
     );
   }
 

@@ -64,7 +64,13 @@ export class TextReader implements BodyReader {
 }
 
 /** Takes each piece of an array's elements as it is parsed, in order. */
-export type RowSink = (rows: readonly unknown[]) => void;
+export type RowSink = ((rows: readonly unknown[]) => void) & {
+  /**
+   * False when the rows have no money field (live calls): no money literal to keep exact, so
+   * the pieces are parsed by `JSON.parse` without searching them for one. @default true
+   */
+  readonly exactMoney?: boolean;
+};
 
 /** A body that is a JSON array (or anything else, then as text); see the module. */
 export class JsonArrayReader implements BodyReader {
@@ -92,8 +98,13 @@ export class JsonArrayReader implements BodyReader {
   #retryAt = 0;
   length = 0;
 
+  /** Money literals a double does not hold are kept exact (`parseJsonExact`). */
+  readonly #exactMoney: boolean;
+
+  /** `onRows` also says whether money literals are kept exact (`RowSink.exactMoney`). */
   constructor(onRows?: RowSink) {
     this.#onRows = onRows;
+    this.#exactMoney = onRows?.exactMoney ?? true;
   }
 
   push(chunk: string): void {
@@ -122,7 +133,7 @@ export class JsonArrayReader implements BodyReader {
     if (this.#mode === 'start' || this.#mode === 'text') {
       return { kind: 'text', text: this.#pending };
     }
-    const last = parseArray(`[${this.#pending}`);
+    const last = parseArray(`[${this.#pending}`, this.#exactMoney);
     this.#pending = '';
     if (last === undefined) return { kind: 'malformed-array' };
     this.#parts.push(last);
@@ -140,7 +151,7 @@ export class JsonArrayReader implements BodyReader {
       if (this.#retryAt > 0 && this.#pending.length > MAX_RETRIED_LENGTH) this.#mode = 'array-rest';
       return;
     }
-    const rows = parseArray(`[${this.#pending}${text.slice(0, comma)}]`);
+    const rows = parseArray(`[${this.#pending}${text.slice(0, comma)}]`, this.#exactMoney);
     if (rows === undefined) {
       // Not a boundary after all (or not JSON): tried again at a later cut while that is cheap.
       this.#pending += text;
@@ -191,11 +202,12 @@ function joinParts(parts: readonly unknown[][]): unknown[] {
 
 /**
  * The elements of `text`, which starts with `[` (so is an array if it is JSON), or undefined.
- * A money literal a double does not hold exactly is kept as its text (`parseJsonExact`).
+ * With `exactMoney`, a money literal a double does not hold exactly is kept as its text
+ * (`parseJsonExact`).
  */
-function parseArray(text: string): unknown[] | undefined {
+function parseArray(text: string, exactMoney: boolean): unknown[] | undefined {
   try {
-    return parseJsonExact(text) as unknown[];
+    return (exactMoney ? parseJsonExact(text) : JSON.parse(text)) as unknown[];
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@ import { assertTimeZone } from '../time/zone';
 import type { SourceName } from '../types/config';
 import { RecordBatch } from './batch';
 import { NotAnArrayError } from './errors';
+import { hasMoneyFields } from './exact-json';
 import { sampledHash } from './key-index';
 import {
   isPlainObject,
@@ -82,6 +83,11 @@ export class BatchReader {
   /** Indexes of the rows skipped, ascending. */
   readonly #skipped: number[] = [];
   readonly #skipReasons: string[] = [];
+
+  /** Whether the source's records have money fields (a literal to keep exact may come). */
+  get hasMoney(): boolean {
+    return hasMoneyFields(this.#source);
+  }
 
   /** @throws TimeZoneError when `zone` is not an IANA zone. */
   constructor(source: SourceName, zone: string, options: ParseOptions = {}) {

@@ -70,6 +70,22 @@ function exposed(error: unknown): string {
 }
 
 describe('Class: TelephonyClient', () => {
+  it('asks the transport to keep money literals exact for payments only (live calls have no money field)', async () => {
+    const asked: Record<string, boolean | undefined> = {};
+    const client = new TelephonyClient({
+      baseUrl: 'https://api.example.com',
+      tokenSource: tokens(TOKEN),
+      transport: async (url, _headers, _signal, onRows) => {
+        asked[url.includes('live_calls') ? 'live_calls' : 'payments'] = onRows?.exactMoney;
+        return { status: 200, header: () => undefined, body: { kind: 'array', rows: [] } };
+      },
+    });
+    const deadlineMs = Date.now() + 60_000;
+    await client.liveCalls({}, { deadlineMs });
+    await client.payments({}, { deadlineMs });
+    expect(asked).toEqual({ live_calls: false, payments: true });
+  });
+
   describe('Method: request', () => {
     it('sends the accept and bearer headers and parses the records', async () => {
       const { client, calls, deadlineMs } = setup([json([payment])]);

@@ -60,6 +60,32 @@ function render(items: unknown[], how: string): string {
 }
 
 describe('Class: JsonArrayReader', () => {
+  describe('Money literals', () => {
+    const LONG = '[{"amount_paid":100000.0999999999999999,"id":"1"}]';
+    const piecesOf = (exactMoney?: boolean) => {
+      const pieces: unknown[] = [];
+      const sink = Object.assign((rows: readonly unknown[]) => pieces.push(...rows), {
+        ...(exactMoney === undefined ? {} : { exactMoney }),
+      });
+      const reader = new JsonArrayReader(sink);
+      reader.push(LONG);
+      return { pieces, body: reader.end() };
+    };
+
+    it('keeps a money literal a double does not hold as its exact text, by default', () => {
+      const { body } = piecesOf();
+      expect(body).toEqual({
+        kind: 'array',
+        rows: [{ amount_paid: '100000.0999999999999999', id: '1' }],
+      });
+    });
+
+    it('parses as JSON.parse does, without searching for money, for rows that have no money field', () => {
+      const { body } = piecesOf(false);
+      expect(body).toEqual({ kind: 'array', rows: JSON.parse(LONG) });
+    });
+  });
+
   describe('Method: end', () => {
     it('gives the elements JSON.parse gives, however the text is cut into chunks', () => {
       fc.assert(
