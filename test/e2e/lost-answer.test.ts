@@ -62,7 +62,12 @@ describe('Deployed runtime on moto: the answer to a state write is lost after it
     stateAnswersToLose = 1;
     expect(await invoke(liveCalls)).toMatchObject({ sent: 2, owedLeft: 0, conflicts: 0 });
     // The first update was applied and its answer lost; the SDK's retry found the revision moved.
-    expect(stateUpdates().map(({ fault }) => fault?.kind)).toEqual(['lost', undefined]);
+    // (On a loaded machine an attempt may also outlast the request timeout and be retried once
+    // more: still answered, still the commit's own write.)
+    const [first, ...retries] = stateUpdates().map(({ fault }) => fault?.kind);
+    expect(first).toBe('lost');
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(retries.every((fault) => fault === undefined)).toBe(true);
     expect(brief(await harness.stack.drain('oncall'))).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_A}`,
