@@ -12,6 +12,15 @@ const COMPARISON: Readonly<Record<string, string>> = {
 /** The last part of a physical name or ARN, which is what a person recognises. */
 const short = (id: string): string => id.split(/[:/]/).pop() ?? id;
 
+/**
+ * What an event source mapping reads from: a queue by its name, a table's stream as
+ * `the stream of <table>` (its ARN ends in the stream's label, a timestamp).
+ */
+function eventSourceName(arn: string): string {
+  const stream = /:table\/([^/]+)\/stream\//.exec(arn);
+  return stream ? `the stream of table ${stream[1]}` : short(arn);
+}
+
 /** A topic's name for people: its channel from the stack's outputs, else its own name. */
 function topicLabel(stack: DeployedStack, arn: string): string {
   for (const [key, value] of Object.entries(stack.outputs)) {
@@ -46,7 +55,7 @@ function functionLines(fn: DeployedFunction): string[] {
         ? `filter ${source.filters.map((f) => JSON.stringify(f)).join(' or ')}`
         : undefined,
     ].filter((fact) => fact !== undefined);
-    lines.push(`    invoked by: ${short(source.arn)} (${facts.join(', ')})`);
+    lines.push(`    invoked by: ${eventSourceName(source.arn)} (${facts.join(', ')})`);
   }
   const invoke = fn.eventInvokeConfig;
   if (invoke) {

@@ -35,6 +35,26 @@ const stack: DeployedStack = {
       schedules: [{ rule: 'schedule-1', expression: 'rate(1 minute)', state: 'ENABLED' }],
       eventSources: [{ arn: 'arn:aws:sqs:us-east-1:123456789012:samples', batchSize: 1 }],
     },
+    {
+      logicalId: 'Notifier',
+      name: 'notifier-1',
+      arn: 'arn:aws:lambda:us-east-1:123456789012:function:notifier-1',
+      runtime: 'nodejs24.x',
+      architectures: ['arm64'],
+      memoryMb: 256,
+      timeoutS: 50,
+      reservedConcurrency: 1,
+      environment: { TELEALERT_TOPICS: JSON.stringify({ oncall: TOPIC }) },
+      schedules: [{ rule: 'schedule-2', expression: 'rate(1 minute)', state: 'ENABLED' }],
+      eventSources: [
+        {
+          arn: 'arn:aws:dynamodb:us-east-1:123456789012:table/state-1/stream/2026-11-25T18:59:23.781509',
+          batchSize: 100,
+          startingPosition: 'LATEST',
+          filters: [{ dynamodb: { Keys: { sk: { S: ['state'] } } } }],
+        },
+      ],
+    },
   ],
   topics: [
     {
@@ -97,6 +117,12 @@ describe('Function: describeStack', () => {
         '    async invocations: 0 retries, dropped after 60 s, failures to dead-letters',
         '    publishes to: oncall',
       ].join('\n'),
+    );
+  });
+
+  it("names a table's stream by its table, with where reading starts and the filter", () => {
+    expect(text).toContain(
+      '    invoked by: the stream of table state-1 (batch 100, from LATEST, filter {"dynamodb":{"Keys":{"sk":{"S":["state"]}}}})',
     );
   });
 
