@@ -1,3 +1,4 @@
+import { chatChannelNames } from '../shared/config/chat-channels';
 import { smsPublishing } from '../shared/messages/sms-attributes';
 import type { MessagePublisher, NotifierStore } from '../shared/ports/notifier';
 import type { OwedEvents } from '../shared/ports/types';
@@ -11,6 +12,9 @@ import { orphanLeft, type WiringContext } from './wiring';
  * The notifier function's composition, apart from the pollers' (`wiring.ts`) so that no poller
  * bundle carries the notifier, its store or the message publisher.
  */
+
+/** The stack's name, for the commands a chat message gives (`telealert ... --stack`). */
+export const STACK_NAME_ENV = 'TELEALERT_STACK';
 
 /** The notifier container's wiring: what a test may replace or wrap. */
 export interface NotifierWiring {
@@ -28,6 +32,8 @@ export interface NotifierWiring {
 export function wireNotifier({ env, now, sleep, logger }: WiringContext): NotifierWiring {
   const runtime = createRuntime(env);
   const table = { client: runtime.dynamodb, tableName: runtime.tableName, now };
+  const chatChannels = chatChannelNames(runtime.config);
+  const stack = env?.[STACK_NAME_ENV];
   return {
     runtime,
     events: new DynamoStateStore({ ...table, onOrphanLeft: orphanLeft(logger) }),
@@ -38,6 +44,15 @@ export function wireNotifier({ env, now, sleep, logger }: WiringContext): Notifi
       ...(sleep ? { sleep } : {}),
       onFailure: (failure) => logger.warn('SNS did not take a message', { ...failure }),
       sms: smsPublishing(runtime.config),
+      ...(chatChannels.size === 0
+        ? {}
+        : {
+            chat: {
+              config: runtime.config,
+              channels: chatChannels,
+              ...(stack === undefined ? {} : { stack }),
+            },
+          }),
     }),
   };
 }

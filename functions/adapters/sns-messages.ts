@@ -1,6 +1,7 @@
 import { type MessageAttributeValue, PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { SmsPublishing } from '../../shared/messages/sms-attributes';
 import { highestSeverity, snsBodies } from '../../shared/notifier/bodies';
+import { type ChatOptions, chatBody } from '../../shared/notifier/chat';
 import type { Message } from '../../shared/notifier/types';
 import type { MessagePublisher } from '../../shared/ports/notifier';
 
@@ -31,6 +32,11 @@ export interface SnsMessagePublisherOptions {
    * a channel with SMS subscribers (`smsPublishing` of the rules file). @default none
    */
   readonly sms?: SmsPublishing;
+  /**
+   * Channels with Slack or Teams (`chatChannels` of the rules file): their publishes carry the
+   * chat body as the `https`/`http` body. @default none
+   */
+  readonly chat?: ChatOptions & { readonly channels: ReadonlySet<string> };
 }
 
 /** The attributes of one message's publish. */
@@ -49,7 +55,8 @@ export function messageAttributes(message: Message): Record<string, MessageAttri
 /**
  * The deployed `MessagePublisher`: one SNS publish per message to its channel's topic,
  * `MessageStructure: json` with the per-protocol bodies (`default`/SQS: the message JSON,
- * `email`: the text, `sms`: the SMS when there is one), the subject, and the attributes
+ * `email`: the text, `sms`: the SMS when there is one, `https`/`http`: the chat body to a
+ * channel with chat), the subject, and the attributes
  * filter policies match on. A failed publish is retried a bounded number of times; what still
  * fails stays owed (the next step publishes it, with the same id).
  */
@@ -75,7 +82,10 @@ export class SnsMessagePublisher implements MessagePublisher {
       return false;
     };
     if (topicArn === undefined) return fail(`no topic for channel ${message.channel}`);
-    const { sms } = this.#options;
+    const { sms, chat } = this.#options;
+    const chatJson = chat?.channels.has(message.channel)
+      ? JSON.stringify(chatBody(message, chat))
+      : undefined;
     const attempts = this.#options.attempts ?? 3;
     const sleep = this.#options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     let reason = '';
@@ -85,7 +95,7 @@ export class SnsMessagePublisher implements MessagePublisher {
           new PublishCommand({
             TopicArn: topicArn,
             MessageStructure: 'json',
-            Message: JSON.stringify(snsBodies(message)),
+            Message: JSON.stringify(snsBodies(message, chatJson)),
             Subject: message.subject,
             MessageAttributes: {
               ...messageAttributes(message),

@@ -1,8 +1,8 @@
 import { isWrittenPhone } from '../records/phone';
 import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
-
 import { LIVE_CALL_QUERY_KEYS, SEVERITIES, SOURCES, WEEKDAYS } from '../types/config';
+import { slackSchema, teamsSchema } from './chat';
 
 /**
  * Structural schemas of the rules file (zod/mini, strict objects). Cross-references (channels a
@@ -314,6 +314,8 @@ export const channelSchema = z.strictObject({
   group: z.optional(groupSchema),
   smsPerHour: z._default(z.number().check(z.int(), z.gte(1), z.lte(10_000)), 20),
   active: z.optional(activeSchema),
+  slack: z.optional(slackSchema),
+  teams: z.optional(teamsSchema),
 });
 
 export const ruleSchema = z.strictObject({

@@ -97,6 +97,23 @@ export interface ChannelConfig {
   readonly smsPerHour: number;
   /** Absent: always active. */
   readonly active?: ActiveHours;
+  /** A Slack channel that gets this channel's messages (contract section 9). */
+  readonly slack?: SlackChannel;
+  /** A Microsoft Teams channel that gets this channel's messages (contract section 9). */
+  readonly teams?: TeamsChannel;
+}
+
+/** Ids as Slack shows them (`T0123ABCD`, `C0456EFGH`). */
+export interface SlackChannel {
+  readonly workspaceId: string;
+  readonly channelId: string;
+}
+
+/** Ids from the Teams channel's link: tenant and team GUIDs, the URL-encoded channel id. */
+export interface TeamsChannel {
+  readonly tenantId: string;
+  readonly teamId: string;
+  readonly channelId: string;
 }
 
 /** One step of a rule's escalation (contract section 6). */
