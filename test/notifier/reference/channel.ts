@@ -1,0 +1,168 @@
+import type { ChannelConfig, Config } from '../../../shared/types/config';
+import { activeAt, groupKey, linesOf, pending, rank, silenced } from './facts';
+import type { Episode, History, Item, Line, ModelMessage } from './history';
+
+/**
+ * The reference notifier's channel stage (contract section 6): a channel's held events go out
+ * by group (`wait`, `interval`, a critical first firing at once), deferred outside its hours into
+ * one digest, silences applied as they go, the SMS cap last.
+ */
+
+const HOUR = 3_600_000;
+
+/** What one tick of the reference notifier gives the channel stage. */
+export interface StepContext {
+  readonly h: History;
+  readonly config: Config;
+  readonly now: number;
+  /** This tick's escalation messages, by channel and step. */
+  readonly escalations: ReadonlyMap<string, ModelMessage>;
+  send(message: ModelMessage): void;
+}
+
+function dueOf(
+  step: StepContext,
+  channel: ChannelConfig,
+  group: string,
+  held: readonly Item[],
+): number {
+  const { h } = step;
+  const first = held[0] as Item;
+  const before = h.items.filter(
+    (item) =>
+      item.channel === channel.name &&
+      item.arrival < first.arrival &&
+      item.escalation === undefined &&
+      groupKey(channel, item) === group,
+  );
+  const firing = before.some(
+    (item) => item.episode.closed === undefined || item.episode.closed.seenAt >= first.arrival,
+  );
+  const sent = h.messages.filter(
+    (message) =>
+      message.kind === 'alerts' && message.channel === channel.name && message.group === group,
+  );
+  const last = sent[sent.length - 1]?.at;
+  const { waitMs, intervalMs } = channel.group;
+  let due =
+    !firing || last === undefined || first.arrival >= last + intervalMs
+      ? first.arrival + waitMs
+      : last + intervalMs;
+  for (const item of held) {
+    if (item.first && item.severity === 'critical') due = Math.min(due, item.arrival + waitMs);
+  }
+  return due;
+}
+
+/** What a channel's held items come to now: silenced ones recorded, the rest told. */
+function tell(step: StepContext, items: readonly Item[]): Item[] {
+  const told: Item[] = [];
+  for (const item of items) {
+    if (silenced(step.h, item.episode, item.severity, step.now)) {
+      item.fate = { how: 'silenced', at: step.now };
+      step.h.muted.push({ episode: item.episode, at: step.now, why: 'silenced' });
+    } else {
+      item.fate = { how: 'told', at: step.now };
+      told.push(item);
+    }
+  }
+  return told;
+}
+
+export function channelStep(step: StepContext, channel: ChannelConfig): void {
+  const { h, now } = step;
+  const decided: ModelMessage[] = [];
+  if (!activeAt(channel, now)) {
+    for (const item of pending(h, channel.name)) item.fate = { how: 'deferred', at: now };
+  } else {
+    const deferred = h.items.filter(
+      (item) =>
+        item.channel === channel.name &&
+        item.fate?.how === 'deferred' &&
+        item.digested === undefined,
+    );
+    for (const item of deferred) item.digested = now;
+    const toldLater = tell(step, deferred);
+    if (toldLater.length > 0) {
+      decided.push({
+        at: now,
+        channel: channel.name,
+        kind: 'digest',
+        lines: linesOf(toldLater),
+        sms: false,
+      });
+    }
+    const groups = new Map<string, Item[]>();
+    for (const item of pending(h, channel.name)) {
+      const key = groupKey(channel, item);
+      groups.set(key, [...(groups.get(key) ?? []), item]);
+    }
+    for (const [group, held] of groups) {
+      if (dueOf(step, channel, group, held) > now) continue;
+      const told = tell(step, held);
+      if (told.length === 0) continue;
+      decided.push({
+        at: now,
+        channel: channel.name,
+        kind: 'alerts',
+        lines: linesOf(told),
+        group,
+        sms: false,
+      });
+    }
+    for (const message of step.escalations.values()) {
+      if (message.channel === channel.name) decided.push(message);
+    }
+  }
+  cap(step, channel, decided);
+}
+
+function smsRoom(step: StepContext, channel: ChannelConfig): boolean {
+  const sent = step.h.messages.filter(
+    (message) =>
+      message.channel === channel.name &&
+      message.sms &&
+      message.kind !== 'ack' &&
+      message.at > step.now - HOUR,
+  );
+  return sent.length < channel.smsPerHour;
+}
+
+/** Contract section 6's SMS cap: the first firing of a critical alert is never held. */
+function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelMessage[]): void {
+  const { h, now } = step;
+  const floor = rank(channel.minSeverity ?? 'info');
+  for (const message of decided) {
+    const wanted =
+      channel.sms.length > 0 && message.lines.some((line) => rank(line.severity) >= floor);
+    const page = message.lines.some(
+      (line) => line.first && line.status === 'firing' && line.severity === 'critical',
+    );
+    if (wanted && (page || smsRoom(step, channel))) message.sms = true;
+    else if (wanted) {
+      for (const line of message.lines) {
+        const episode = h.episodes[line.episode] as Episode;
+        h.smsHeld.push({ channel: channel.name, episode, status: line.status });
+      }
+    }
+    step.send(message);
+  }
+  const held = h.smsHeld.filter(
+    (entry) => entry.channel === channel.name && entry.recapped === undefined,
+  );
+  if (held.length === 0 || !activeAt(channel, now) || !smsRoom(step, channel)) return;
+  for (const entry of held) entry.recapped = now;
+  const lines: Line[] = [];
+  for (const episode of new Set(held.map((entry) => entry.episode))) {
+    const latest = h.messages
+      .filter((message) => message.channel === channel.name && message.kind !== 'ack')
+      .flatMap((message) => message.lines)
+      .filter((line) => line.episode === episode.id);
+    // The latest status told (rule 3); fired and resolved while held: with `firedAt`.
+    const line = latest[latest.length - 1];
+    if (line === undefined) continue;
+    const fired = held.some((entry) => entry.episode === episode && entry.status === 'firing');
+    lines.push(line.status === 'resolved' && fired ? { ...line, firedAt: episode.firedAt } : line);
+  }
+  step.send({ at: now, channel: channel.name, kind: 'recap', lines, sms: true });
+}

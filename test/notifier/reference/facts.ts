@@ -1,0 +1,96 @@
+import type { ChannelConfig, Config, RuleConfig } from '../../../shared/types/config';
+import { SEVERITIES } from '../../../shared/types/config';
+import type { Episode, History, Item, Line } from './history';
+
+/** What the reference notifier's history says: plain questions, each asked of the logs. */
+
+const HOUR = 3_600_000;
+const ZONE_OFFSET_MS = 5.5 * HOUR; // Asia/Kolkata, the timelines' zone: no summer time.
+
+export const rank = (severity: string) =>
+  SEVERITIES.indexOf(severity as (typeof SEVERITIES)[number]);
+
+/** Contract section 6, active hours: every day here, `from`-`to` local, across midnight too. */
+export function activeAt(channel: ChannelConfig, now: number): boolean {
+  if (channel.active === undefined) return true;
+  const minute = Math.floor(((now + ZONE_OFFSET_MS) % (24 * HOUR)) / 60_000);
+  const { fromMinutes: from, toMinutes: to } = channel.active;
+  return from < to ? from <= minute && minute < to : minute >= from || minute < to;
+}
+
+export function ruleOf(config: Config, name: string): RuleConfig | undefined {
+  return config.rules.find((rule) => rule.name === name);
+}
+
+/** A matcher holds: `rule`, `severity`, `source`, else a label, compared for equality. */
+export function silenced(h: History, episode: Episode, severity: string, now: number): boolean {
+  return h.silences.some(
+    (silence) =>
+      silence.startsAt <= now &&
+      now < silence.endsAt &&
+      Object.entries(silence.matchers).every(([name, value]) => {
+        if (name === 'rule') return episode.rule === value;
+        if (name === 'severity') return severity === value;
+        if (name === 'source') return episode.source === value;
+        return episode.labels[name] === value;
+      }),
+  );
+}
+
+export function isOpen(episode: Episode): boolean {
+  return episode.closed === undefined;
+}
+
+export function acknowledged(h: History, episode: Episode, now: number): boolean {
+  const acks = h.acks.filter((ack) => ack.episode === episode);
+  const last = acks[acks.length - 1];
+  if (last === undefined) return false;
+  return last.until === undefined || now < last.until;
+}
+
+/** Channels told the episode's firing, by any kind of message. */
+export function heardBy(h: History, episode: Episode): Set<string> {
+  const out = new Set<string>();
+  for (const message of h.messages) {
+    if (message.kind === 'ack' || message.kind === 'recap') continue;
+    if (message.lines.some((line) => line.episode === episode.id && line.status === 'firing')) {
+      out.add(message.channel);
+    }
+  }
+  return out;
+}
+
+export function pending(h: History, channel: string): Item[] {
+  return h.items.filter((item) => item.channel === channel && item.fate === undefined);
+}
+
+export function groupKey(channel: ChannelConfig, item: Item): string {
+  return JSON.stringify(
+    channel.group.by.map((name) => {
+      if (name === 'rule') return item.episode.rule;
+      if (name === 'severity') return item.severity;
+      if (name === 'source') return item.episode.source;
+      return item.episode.labels[name] ?? '';
+    }),
+  );
+}
+
+/** One line per alert: its latest event; fired and resolved while held: resolved, `firedAt`. */
+export function linesOf(items: readonly Item[]): Line[] {
+  const lines: Line[] = [];
+  for (const episode of new Set(items.map((item) => item.episode))) {
+    const mine = items.filter((item) => item.episode === episode);
+    const last = mine[mine.length - 1] as Item;
+    const fired = mine.some((item) => item.status === 'firing');
+    lines.push({
+      key: episode.key,
+      status: last.status,
+      at: last.at,
+      ...(last.status === 'resolved' && fired ? { firedAt: episode.firedAt } : {}),
+      episode: episode.id,
+      severity: last.severity,
+      first: mine.some((item) => item.first),
+    });
+  }
+  return lines;
+}

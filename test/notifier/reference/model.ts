@@ -1,0 +1,321 @@
+import type { PersonAction } from '../../../shared/notifier/people';
+import type { Config } from '../../../shared/types/config';
+import { channelStep, type StepContext } from './channel';
+import { acknowledged, activeAt, heardBy, isOpen, linesOf, ruleOf, silenced } from './facts';
+import {
+  type Episode,
+  emptyHistory,
+  type History,
+  type Item,
+  type Line,
+  type ModelMessage,
+} from './history';
+
+const TEN_MINUTES = 600_000;
+/** Contract 6.1 rule 7: an acknowledgement by call lasts `ack.timeout`, 30m by default. */
+const ACK_TIMEOUT_MS = 30 * 60_000;
+
+import { type Concrete, configAt, type EngineEvent } from './run';
+
+/**
+ * The reference notifier: contract sections 6 and 6.1 read literally, small and slow. It keeps
+ * logs only (`history.ts`) and at each tick of the clock works out from them, and the rules
+ * file in force, what goes out now. No folding, no indexes, no cleverness: where it is unsure
+ * what the contract means, the property's findings say so.
+ */
+
+class Step implements StepContext {
+  readonly out: ModelMessage[] = [];
+  /** Escalation messages of this step, by channel and step. */
+  readonly escalations = new Map<string, ModelMessage>();
+
+  constructor(
+    readonly h: History,
+    readonly config: Config,
+    readonly now: number,
+  ) {}
+
+  route(channel: string, episode: Episode, status: Item['status'], at: number, more = {}) {
+    if (this.config.channels[channel] === undefined) return;
+    const severity = episode.severity;
+    this.h.items.push({
+      id: this.h.items.length,
+      channel,
+      episode,
+      status,
+      at,
+      arrival: this.now,
+      severity,
+      first: false,
+      ...more,
+    });
+  }
+
+  /** A new rules file: rules gone end their firings; channels gone hand over what they held. */
+  changeRules(previous: Config): void {
+    for (const episode of this.h.episodes) {
+      if (!isOpen(episode) || ruleOf(this.config, episode.rule) !== undefined) continue;
+      if (ruleOf(previous, episode.rule) === undefined) continue;
+      this.close(episode, 'removed', this.now);
+    }
+    for (const name of Object.keys(previous.channels)) {
+      if (this.config.channels[name] !== undefined) continue;
+      const held = this.h.items.filter(
+        (item) =>
+          item.channel === name &&
+          (item.fate === undefined ||
+            (item.fate.how === 'deferred' && item.digested === undefined)),
+      );
+      if (held.length === 0) continue;
+      for (const item of held) item.fate = { how: 'told', at: this.now };
+      for (const target of this.config.health.notify) {
+        this.send({
+          at: this.now,
+          channel: target,
+          kind: 'digest',
+          lines: linesOf(held),
+          sms: false,
+        });
+      }
+    }
+  }
+
+  close(
+    episode: Episode,
+    how: 'resolve' | 'end' | 'removed',
+    at: number,
+    channels: readonly string[] = [],
+  ) {
+    episode.closed = { seenAt: this.now, at, how };
+    // Held by a group or deferred by active hours, not told yet.
+    const waiting = new Set(
+      this.h.items
+        .filter(
+          (item) =>
+            item.episode === episode &&
+            (item.fate === undefined ||
+              (item.fate.how === 'deferred' && item.digested === undefined)),
+        )
+        .map((item) => item.channel),
+    );
+    const targets = new Set(waiting);
+    if (how !== 'end') for (const name of heardBy(this.h, episode)) targets.add(name);
+    if (how === 'resolve') for (const name of channels) targets.add(name);
+    for (const name of targets) this.route(name, episode, 'resolved', at);
+  }
+
+  act(action: PersonAction): void {
+    if (action.kind === 'silence') {
+      const { id, matchers, startsAt, endsAt } = action.silence;
+      this.h.silences.push({ id, matchers, startsAt, endsAt });
+    } else if (action.kind === 'expire') {
+      for (const silence of this.h.silences) {
+        if (silence.id === action.id) silence.endsAt = Math.min(silence.endsAt, this.now);
+      }
+    } else {
+      for (const episode of this.h.episodes) {
+        if (episode.key !== action.key || !isOpen(episode)) continue;
+        if (acknowledged(this.h, episode, this.now)) continue;
+        this.h.acks.push({ episode, at: this.now, via: 'cli' });
+      }
+    }
+  }
+
+  take(event: EngineEvent): void {
+    const { h, now } = this;
+    if (event.kind === 'call') {
+      this.call(event.caller);
+      return;
+    }
+    const open = h.episodes.find((episode) => episode.key === event.key && isOpen(episode));
+    const channels = event.notification?.channels ?? [];
+    if (event.kind === 'fire' || (event.kind === 'repeat' && open === undefined)) {
+      const episode: Episode = {
+        id: h.episodes.length,
+        key: event.key,
+        rule: event.rule,
+        severity: event.severity,
+        source: event.source,
+        labels: event.labels,
+        firedAt: event.at,
+        seenAt: now,
+        channels,
+        firings: [event.at],
+      };
+      h.episodes.push(episode);
+      for (const name of channels) this.route(name, episode, 'firing', event.at, { first: true });
+      return;
+    }
+    if (open === undefined) return;
+    if (event.kind === 'repeat') {
+      open.firings.push(event.at);
+      if (acknowledged(h, open, now)) h.muted.push({ episode: open, at: now, why: 'acknowledged' });
+      else for (const name of channels) this.route(name, open, 'firing', event.at);
+      return;
+    }
+    this.close(open, event.kind, event.at, channels);
+  }
+
+  /** A call to `ack.did`: the caller's channels' firing alerts, acknowledged and confirmed. */
+  call(caller: string): void {
+    const { h, now, config } = this;
+    for (const channel of Object.values(config.channels)) {
+      if (!channel.sms.includes(caller)) continue;
+      const firing = h.episodes.filter(
+        (episode) =>
+          isOpen(episode) &&
+          (episode.channels.includes(channel.name) ||
+            h.escalations.some(
+              (done) =>
+                done.episode === episode &&
+                (ruleOf(config, episode.rule)?.escalate?.[done.step]?.notify ?? []).includes(
+                  channel.name,
+                ),
+            )),
+      );
+      const acked = firing.filter((episode) => !acknowledged(h, episode, now));
+      for (const episode of acked) {
+        h.acks.push({ episode, at: now, via: 'call', until: now + ACK_TIMEOUT_MS });
+      }
+      if (h.confirmations.some((sent) => sent.caller === caller && sent.at > now - TEN_MINUTES)) {
+        continue;
+      }
+      h.confirmations.push({ caller, at: now });
+      this.send({
+        at: now,
+        channel: channel.name,
+        kind: 'ack',
+        lines: acked.map((episode) => ({
+          key: episode.key,
+          status: 'firing' as const,
+          at: episode.firings[episode.firings.length - 1] as number,
+          episode: episode.id,
+          severity: episode.severity,
+          first: false,
+        })),
+        sms: true,
+        noneFiring: firing.length === 0,
+        caller,
+      });
+    }
+  }
+
+  /** Firings a silence kept untold, and acknowledgements by call that lapsed: told again. */
+  tellAgain(): void {
+    const { h, now } = this;
+    for (const episode of h.episodes) {
+      if (!isOpen(episode) || silenced(h, episode, episode.severity, now)) continue;
+      const latest = episode.firings[episode.firings.length - 1] as number;
+      for (const name of new Set(
+        h.items.filter((i) => i.episode === episode).map((i) => i.channel),
+      )) {
+        const mine = h.items.filter((item) => item.episode === episode && item.channel === name);
+        const last = mine[mine.length - 1];
+        if (last?.fate?.how === 'silenced' && last.status === 'firing') {
+          this.route(name, episode, 'firing', latest);
+        }
+      }
+      const lapsed = h.acks.filter((ack) => ack.episode === episode);
+      const ack = lapsed[lapsed.length - 1];
+      if (ack?.until !== undefined && ack.until <= now && ack.lapsedTold === undefined) {
+        ack.lapsedTold = now;
+        for (const name of episode.channels) this.route(name, episode, 'firing', latest);
+      }
+    }
+  }
+
+  /** Escalation steps due: counted from the first message that told the alert's own channels. */
+  escalate(): void {
+    const { h, now, config } = this;
+    for (const episode of h.episodes) {
+      const steps = ruleOf(config, episode.rule)?.escalate ?? [];
+      if (!isOpen(episode) || steps.length === 0) continue;
+      if (acknowledged(h, episode, now) || silenced(h, episode, episode.severity, now)) continue;
+      const told = h.messages.find(
+        (message) =>
+          (message.kind === 'alerts' || message.kind === 'digest') &&
+          episode.channels.includes(message.channel) &&
+          message.lines.some((line) => line.episode === episode.id && line.status === 'firing'),
+      );
+      if (told === undefined) continue;
+      const lapsed = h.acks.filter((ack) => ack.episode === episode && ack.until !== undefined);
+      const resume = lapsed.reduce((at, ack) => Math.max(at, ack.until ?? 0), 0);
+      const latest = episode.firings[episode.firings.length - 1] as number;
+      for (let index = 0; index < steps.length; index += 1) {
+        if (h.escalations.some((done) => done.episode === episode && done.step === index)) continue;
+        const step = steps[index] as { afterMs: number; notify: readonly string[] };
+        if (Math.max(told.at + step.afterMs, resume) > now) break;
+        h.escalations.push({ episode, step: index, at: now });
+        for (const name of step.notify) {
+          const channel = config.channels[name];
+          if (channel === undefined) continue;
+          if (!activeAt(channel, now)) {
+            this.route(name, episode, 'firing', latest, { escalation: index });
+            continue;
+          }
+          const id = `${name}\u0000${index}`;
+          const line = linesOf([
+            {
+              id: -1,
+              channel: name,
+              episode,
+              status: 'firing',
+              at: latest,
+              arrival: now,
+              severity: episode.severity,
+              first: false,
+            },
+          ]);
+          const message = this.escalations.get(id);
+          if (message === undefined) {
+            this.escalations.set(id, {
+              at: now,
+              channel: name,
+              kind: 'escalation',
+              lines: line,
+              group: String(index),
+              sms: false,
+            });
+          } else (message.lines as Line[]).push(...line);
+        }
+      }
+    }
+  }
+
+  /** When a group's held items go: after `wait` when it starts afresh, else at its interval. */
+  send(message: ModelMessage): void {
+    this.h.messages.push(message);
+  }
+}
+
+/**
+ * Runs the reference notifier over a timeline: at each tick, the rules file's change, people's
+ * actions, the engine's events (in the order the engine decided them), what silences and lapsed
+ * acknowledgements owe, escalation steps, then each channel's groups, digests and SMS cap.
+ */
+export function runModel(concrete: Concrete): History {
+  const h = emptyHistory();
+  let previous: Config | undefined;
+  let nextEvent = 0;
+  let nextAction = 0;
+  for (const now of concrete.ticks) {
+    const config = configAt(concrete, now);
+    const step = new Step(h, config, now);
+    if (previous !== undefined && previous !== config) step.changeRules(previous);
+    previous = config;
+    for (let item = concrete.actions[nextAction]; item !== undefined && item.at <= now; ) {
+      step.act(item.action);
+      nextAction += 1;
+      item = concrete.actions[nextAction];
+    }
+    for (let event = concrete.events[nextEvent]; event !== undefined && event.at <= now; ) {
+      step.take(event);
+      nextEvent += 1;
+      event = concrete.events[nextEvent];
+    }
+    step.tellAgain();
+    step.escalate();
+    for (const channel of Object.values(config.channels)) channelStep(step, channel);
+  }
+  return h;
+}
