@@ -36,7 +36,8 @@ Options:
   --base-url URL  overrides api.baseUrl of the rules file
   --once          poll every source once (one sample each), then exit; exit status 1 when a
                   poll failed (default: keep the schedule and samples until Ctrl-C)
-  --state FILE    where poll keeps alert state (default: .telealert/state.json)
+  --state FILE    the local state file: where poll keeps alert state (default:
+                  .telealert/state.json); silence, ack, alerts act on it (and create it)
   --pretty        human-readable notifications instead of JSON Lines
   --messages      print the messages people receive (grouped, capped, digests) instead of
                   the alert events
@@ -54,13 +55,17 @@ Options:
   --for D         how long a silence lasts from now (2h); or --until TIME (2026-11-21 14:00
                   in the config timezone, or ISO-8601 with an offset)
   --comment TEXT  why (shown by silence list)
-  --by NAME       who silences or acknowledges (default: the login name)
+  --by NAME       who silences or acknowledges (default: the operating system's user, then
+                  USER)
   --rule NAME     ack: every firing alert of the rule; alerts: only the rule's
   --stack NAME    silence, ack, alerts: the deployed stack's state (its TableName output),
-                  with your AWS credentials and AWS_REGION
+                  with your AWS credentials and AWS_REGION. Without --stack or --state:
+                  TELEALERT_STACK, else cdk.json's stackName here, else the local state
+                  poll left; their first line says where they acted
 
 Environment:
   TELEALERT_TOKEN the API bearer token for \`poll\`
+  TELEALERT_STACK the stack silence, ack and alerts act on without --stack or --state
 
 Exit status: 0 success, 1 a runtime failure (API, disk), 2 invalid input (usage, rules
 file, timeline), with the reason on stderr.

@@ -8,7 +8,8 @@ import { EXIT, UsageError } from '../lib/errors';
 import { loadUserConfig } from '../lib/files';
 import type { Io } from '../lib/io';
 import type { CliOptions } from '../lib/options';
-import { nowOf, peopleStore } from '../lib/people';
+import { nowOf } from '../lib/people';
+import { peopleStores } from '../lib/where';
 import { table } from './silence';
 
 /** One alert as `telealert alerts` tells it (amtool's `alert query`). */
@@ -82,7 +83,7 @@ export async function alertsCommand(options: CliOptions, io: Io): Promise<number
     throw new UsageError(`--rule ${options.rule}: no such rule in the rules file`);
   }
   const nowMs = nowOf(io);
-  const stores = await peopleStore(options, io);
+  const stores = await peopleStores(options, io, 'alerts');
   const states: Partial<Record<SourceName, SourceState>> = {};
   for (const source of SOURCES) {
     const stored = await stores.state.load(source);

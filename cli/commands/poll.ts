@@ -12,9 +12,8 @@ import type { Io } from '../lib/io';
 import { LocalNotifier } from '../lib/notifier';
 import type { CliOptions } from '../lib/options';
 import { abortableSleep, pollOnSchedule, watchedSources } from '../lib/scheduler';
+import { DEFAULT_STATE_FILE } from '../lib/where';
 import { withBaseUrl } from './config-override';
-
-const DEFAULT_STATE_FILE = '.telealert/state.json';
 
 /**
  * `--once` is one look at each source, now: the configured samples are spread over a whole

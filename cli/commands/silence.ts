@@ -13,15 +13,8 @@ import { EXIT, UsageError } from '../lib/errors';
 import { loadUserConfig } from '../lib/files';
 import type { Io } from '../lib/io';
 import type { CliOptions } from '../lib/options';
-import {
-  actor,
-  changeNotifier,
-  invalid,
-  nowOf,
-  peopleStore,
-  readMatchers,
-  readTime,
-} from '../lib/people';
+import { actor, changeNotifier, invalid, nowOf, readMatchers, readTime } from '../lib/people';
+import { peopleStores } from '../lib/where';
 
 function silenceState(silence: Silence, nowMs: number): 'active' | 'pending' | 'expired' {
   if (silenceActive(silence, nowMs)) return 'active';
@@ -75,7 +68,7 @@ async function add(options: CliOptions, io: Io): Promise<number> {
     if (error instanceof SilenceError) throw invalid(error);
     throw error;
   }
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'silence add');
   await changeNotifier(notifier, (state) => ({ state: addSilence(state, silence) }));
   io.stdout(`${silence.id}\n`);
   io.stderr(
@@ -87,7 +80,7 @@ async function add(options: CliOptions, io: Io): Promise<number> {
 async function list(options: CliOptions, io: Io): Promise<number> {
   const { config } = loadUserConfig(options.config, io);
   const nowMs = nowOf(io);
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'silence list');
   const stored = await notifier.loadNotifier();
   const silences = (stored.state?.silences ?? []).filter(
     (silence) => silence.endsAt > nowMs - SILENCE_RETENTION_MS,
@@ -135,7 +128,7 @@ async function list(options: CliOptions, io: Io): Promise<number> {
 async function expire(options: CliOptions, io: Io, id: string | undefined): Promise<number> {
   if (id === undefined) throw new UsageError('silence expire needs the silence ID (silence list)');
   const nowMs = nowOf(io);
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'silence expire');
   try {
     const { silence } = await changeNotifier(notifier, (state) => expireSilence(state, id, nowMs));
     io.stdout(`${silence.id}\n`);
@@ -188,7 +181,7 @@ export async function ackCommand(
   loadUserConfig(options.config, io);
   const by = actor(options, io);
   const nowMs = nowOf(io);
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'ack');
   const target = key === undefined ? { rule: options.rule ?? '' } : { key };
   try {
     const { keys } = await changeNotifier(notifier, (state) =>

@@ -12,6 +12,7 @@ export const TABLE_OUTPUT = 'TableName';
 export interface DeployedStores {
   readonly notifier: DynamoNotifierStore;
   readonly state: DynamoStateStore;
+  /** `stack NAME (table T, region R)`: where people's commands act. */
   readonly where: string;
 }
 
@@ -32,7 +33,9 @@ export async function deployedStores(
   const limits = clientOptions({ requestTimeoutMs: 10_000 });
   const cloudformation = new CloudFormationClient(limits);
   let tableName: string | undefined;
+  let region = '';
   try {
+    region = await cloudformation.config.region();
     const { Stacks = [] } = await cloudformation.send(
       new DescribeStacksCommand({ StackName: stackName }),
     );
@@ -69,6 +72,6 @@ export async function deployedStores(
   return {
     notifier: new DynamoNotifierStore({ client, tableName, onOrphanLeft }),
     state: new DynamoStateStore({ client, tableName, onOrphanLeft }),
-    where: `table ${tableName} of stack ${stackName}`,
+    where: `stack ${stackName} (table ${tableName}, region ${region})`,
   };
 }

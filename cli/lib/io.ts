@@ -1,3 +1,5 @@
+import { userInfo } from 'node:os';
+
 /** Where a command writes and what it reads from its surroundings; tests pass their own. */
 export interface Io {
   readonly stdout: (text: string) => void;
@@ -9,6 +11,17 @@ export interface Io {
   readonly isTty: boolean;
   /** The clock of commands that stamp what people do (silences, acks); tests pass theirs. */
   readonly now?: () => number;
+  /** The operating system's name of the user (`--by`'s default); undefined when it has none. */
+  readonly userName?: () => string | undefined;
+}
+
+/** `os.userInfo()`'s name: it throws where the user has no entry (some containers). */
+function osUserName(): string | undefined {
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -36,5 +49,6 @@ export function processIo(): Io {
     cwd: process.cwd(),
     stopSignal: controller.signal,
     isTty: Boolean(process.stdout.isTTY),
+    userName: osUserName,
   };
 }

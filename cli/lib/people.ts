@@ -1,11 +1,8 @@
-import { resolve } from 'node:path';
 import { didYouMean } from '../../shared/config/hints';
 import { LABEL_PREFIX } from '../../shared/notifier/silence';
 import type { NotifierState } from '../../shared/notifier/types';
 import { NotifierConflictError } from '../../shared/ports/errors';
-import { FileStateStore } from '../../shared/ports/file';
 import type { NotifierStore } from '../../shared/ports/notifier';
-import type { StateStore } from '../../shared/ports/types';
 import { parseApiTimestamp, parseOffsetTimestamp } from '../../shared/time/zone';
 import type { Config } from '../../shared/types/config';
 import { SEVERITIES, SOURCES } from '../../shared/types/config';
@@ -13,48 +10,31 @@ import { CliError, EXIT, UsageError } from './errors';
 import type { Io } from './io';
 import type { CliOptions } from './options';
 
-/** Where `telealert poll` keeps its state, and the notifier's beside it. */
-export const DEFAULT_STATE_FILE = '.telealert/state.json';
-
-/** A change lost to a concurrent notifier step is tried again this often. */
-const ATTEMPTS = 5;
+/** A change lost to a concurrent writer (a notifier step, another command) is redone this often. */
+const ATTEMPTS = 20;
 
 /** The clock of a command: the test's, or the machine's. */
 export function nowOf(io: Io): number {
   return io.now?.() ?? Date.now();
 }
 
-/** Who did it: `--by`, else the user's login name. */
+/**
+ * Who did it: `--by`, else the operating system's user (it knows the user where a cron job,
+ * a container or sudo leaves no USER), else USER, USERNAME or LOGNAME.
+ */
 export function actor(options: CliOptions, io: Io): string {
-  const by = options.by?.trim() || io.env.USER || io.env.USERNAME || io.env.LOGNAME;
+  const by =
+    options.by?.trim() ||
+    io.userName?.()?.trim() ||
+    io.env.USER?.trim() ||
+    io.env.USERNAME?.trim() ||
+    io.env.LOGNAME?.trim();
   if (by === undefined || by === '') {
-    throw new UsageError('say who you are with --by NAME (no USER in the environment)');
+    throw new UsageError(
+      'say who you are with --by NAME (neither the operating system nor USER names a user)',
+    );
   }
   return by;
-}
-
-/**
- * Where people's actions go: with `--stack`, the deployed stack's state table (found from its
- * outputs, written with the user's AWS credentials); otherwise the local poll state file
- * (`--state`, default `.telealert/state.json`), the notifier's state beside the pollers'.
- */
-export async function peopleStore(
-  options: CliOptions,
-  io: Io,
-): Promise<{
-  readonly notifier: NotifierStore;
-  readonly state: StateStore;
-  readonly where: string;
-}> {
-  if (options.stack !== undefined) {
-    if (options.state !== undefined) throw new UsageError('give --stack or --state, not both');
-    // Loaded only here: a local command never loads the AWS SDK.
-    const { deployedStores } = await import('./deployed');
-    return deployedStores(options.stack, io.stderr);
-  }
-  const path = resolve(io.cwd, options.state ?? DEFAULT_STATE_FILE);
-  const store = new FileStateStore(path);
-  return { notifier: store, state: store, where: path };
 }
 
 /**
@@ -78,6 +58,8 @@ export async function changeNotifier<T extends { readonly state: NotifierState }
       return result;
     } catch (error) {
       if (!(error instanceof NotifierConflictError) || attempt >= ATTEMPTS) throw error;
+      // Apart, at random: two writers that collided do not collide again in step.
+      await new Promise((done) => setTimeout(done, Math.random() * 20 * attempt));
     }
   }
 }

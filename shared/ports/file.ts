@@ -6,6 +6,7 @@ import type { Message, NotifierState } from '../notifier/types';
 import * as z from '../schema/zod';
 import type { SourceName } from '../types/config';
 import { NotifierConflictError, StateConflictError, StateStoreError } from './errors';
+import { withFileLock } from './file-lock';
 import { narrowChannels } from './narrow';
 import type { NotifierCommit, NotifierStore, StoredNotifier } from './notifier';
 import type { StateStore, StoredState } from './types';
@@ -58,7 +59,11 @@ interface StateFile {
 /**
  * A `StateStore` in one JSON file (`telealert poll`). Writes go to a temporary file that is
  * renamed over the old one, so a crash leaves either the old or the new state, never half.
- * Operations of one process are serialised; two processes sharing a file are not supported.
+ * Operations of one process are serialised; every write (read, check the revision, write back)
+ * also holds the file's cross-process lock (`withFileLock`), so processes sharing the file
+ * (`poll`, `silence add`, `ack`) take turns: the one that read an older revision gets the
+ * conflict error and redoes its change, and no write overwrites another's. Reads take no lock:
+ * the rename makes every read see a whole file.
  */
 export class FileStateStore implements StateStore, NotifierStore {
   #queue: Promise<unknown> = Promise.resolve();
@@ -91,7 +96,7 @@ export class FileStateStore implements StateStore, NotifierStore {
     next: SourceState,
     owed: readonly Notification[],
   ): Promise<number> {
-    return this.#serial(async () => {
+    return this.#locked(async () => {
       const file = await this.#read();
       const slot = file.sources[source];
       if ((slot?.revision ?? 0) !== expectedRevision) {
@@ -107,7 +112,7 @@ export class FileStateStore implements StateStore, NotifierStore {
   }
 
   async markSent(source: SourceName, ids: readonly string[]): Promise<void> {
-    await this.#serial(async () => {
+    await this.#locked(async () => {
       const file = await this.#read();
       const slot = file.sources[source];
       if (slot === undefined || !ids.some((id) => id in slot.owed)) return;
@@ -117,7 +122,7 @@ export class FileStateStore implements StateStore, NotifierStore {
   }
 
   async narrowOwed(source: SourceName, id: string, channels: readonly string[]): Promise<void> {
-    await this.#serial(async () => {
+    await this.#locked(async () => {
       const file = await this.#read();
       const owed = file.sources[source]?.owed;
       const notification = owed !== undefined && Object.hasOwn(owed, id) ? owed[id] : undefined;
@@ -141,7 +146,7 @@ export class FileStateStore implements StateStore, NotifierStore {
   }
 
   async commitNotifier(expectedRevision: number, next: NotifierCommit): Promise<number> {
-    return this.#serial(async () => {
+    return this.#locked(async () => {
       const file = await this.#read();
       const slot = file.notifier;
       if ((slot?.revision ?? 0) !== expectedRevision) {
@@ -157,13 +162,18 @@ export class FileStateStore implements StateStore, NotifierStore {
   }
 
   async markMessagesSent(ids: readonly string[]): Promise<void> {
-    await this.#serial(async () => {
+    await this.#locked(async () => {
       const file = await this.#read();
       const owed = file.notifier?.owed;
       if (owed === undefined || !ids.some((id) => Object.hasOwn(owed, id))) return;
       for (const id of ids) delete owed[id];
       await this.#write(file);
     });
+  }
+
+  /** `#serial`, holding the file's lock too: for each read-check-write. */
+  #locked<T>(task: () => Promise<T>): Promise<T> {
+    return this.#serial(() => withFileLock(this.path, task));
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {

@@ -1,9 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './fixtures';
+import { FileStateStore } from '../../shared/ports/file';
+import { REPO_ROOT, SHIPPED_RULES, workDirs } from './fixtures';
 
 const run = promisify(execFile);
 
@@ -15,6 +17,28 @@ describe('Bin: cli/bin.js', () => {
       timeout: 60_000,
     });
     expect(stdout).toBe('telealert.yaml: ok (4 rules, 2 channels, timezone Asia/Kolkata)\n');
+  }, 90_000);
+});
+
+describe('Bin: --by', () => {
+  const tmp = workDirs();
+
+  it('defaults to the operating system user in a shell with no USER (cron, containers, sudo)', async () => {
+    const dir = tmp();
+    const state = join(dir.path, 'state.json');
+    const env: NodeJS.ProcessEnv = { ...process.env, TELEALERT_DEBUG: '' };
+    for (const name of ['USER', 'USERNAME', 'LOGNAME']) delete env[name];
+    const argv = ['silence', 'add', '--match', 'rule=large-payment', '--for', '1h'];
+    const options = ['--comment', 'cron', '--state', state, '--config', SHIPPED_RULES];
+    await run(process.execPath, [join(REPO_ROOT, 'cli/bin.js'), ...argv, ...options], {
+      cwd: dir.path,
+      env,
+      timeout: 60_000,
+    });
+    const stored = await new FileStateStore(state).loadNotifier();
+    expect(stored.state?.silences?.map((silence) => silence.createdBy)).toEqual([
+      userInfo().username,
+    ]);
   }, 90_000);
 });
 

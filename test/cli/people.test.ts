@@ -141,7 +141,7 @@ describe('Commands: silence, ack, alerts (local state)', () => {
     ).toBe(0);
     const id = add.out().trim();
     expect(add.err()).toBe(
-      'telealert: silenced did=08000000001, rule=ringing-spike until 2026-11-21 12:00:00 IST\n',
+      'local state state.json\ntelealert: silenced did=08000000001, rule=ringing-spike until 2026-11-21 12:00:00 IST\n',
     );
 
     const list = at(2);
@@ -250,7 +250,7 @@ describe('Commands: silence, ack, alerts (local state)', () => {
     const { config, store } = await seeded(state);
     const ack = at(2);
     expect(await runCli(['ack', '--rule', 'stuck-ringing', '--state', state], ack)).toBe(0);
-    expect(ack.err()).toBe('telealert: acknowledged 1 alert as asha\n');
+    expect(ack.err()).toBe('local state state.json\ntelealert: acknowledged 1 alert as asha\n');
     const stored = await store.loadNotifier();
     const tick = decide(config, stored.state, [], T0 + 10 * MINUTE);
     expect(tick.messages).toEqual([]);

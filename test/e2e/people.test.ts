@@ -178,6 +178,10 @@ describe('People answer back on moto: silences and acks in the deployed table, e
       'month-end batch',
     );
     expect(added.code, added.err).toBe(0);
+    // First, where it acted: the stack, its table and region.
+    expect(added.err.split('\n')[0]).toBe(
+      `stack ${STACK} (table ${harness.stack.tableName}, region ${process.env.AWS_REGION})`,
+    );
     const id = added.out.trim();
     at(T0 + 30_000);
     await invoke(payments);
