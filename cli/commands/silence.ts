@@ -1,4 +1,5 @@
-import { AckError, SilenceError } from '../../shared/notifier/errors';
+import { didYouMean } from '../../shared/config/hints';
+import { AckError, SilenceEndedError, SilenceError } from '../../shared/notifier/errors';
 import { acknowledge, addSilence, expireSilence } from '../../shared/notifier/people';
 import {
   describeMatchers,
@@ -9,12 +10,16 @@ import {
 import type { Silence } from '../../shared/notifier/types';
 import { tryParseDuration } from '../../shared/time/duration';
 import { formatInZone } from '../../shared/time/zone';
-import { EXIT, UsageError } from '../lib/errors';
+import type { Config } from '../../shared/types/config';
+import { CliError, EXIT, UsageError } from '../lib/errors';
 import { loadUserConfig } from '../lib/files';
 import type { Io } from '../lib/io';
 import type { CliOptions } from '../lib/options';
 import { actor, changeNotifier, invalid, nowOf, readMatchers, readTime } from '../lib/people';
 import { peopleStores } from '../lib/where';
+
+/** The alerts telealert raises itself: they neither repeat nor escalate. */
+const BUILT_IN_RULES: readonly string[] = ['source_unavailable', 'too_many_alerts'];
 
 function silenceState(silence: Silence, nowMs: number): 'active' | 'pending' | 'expired' {
   if (silenceActive(silence, nowMs)) return 'active';
@@ -127,12 +132,22 @@ async function list(options: CliOptions, io: Io): Promise<number> {
 
 async function expire(options: CliOptions, io: Io, id: string | undefined): Promise<number> {
   if (id === undefined) throw new UsageError('silence expire needs the silence ID (silence list)');
+  const { config } = loadUserConfig(options.config, io);
   const nowMs = nowOf(io);
   const { notifier } = await peopleStores(options, io, 'silence expire');
   try {
     const { silence } = await changeNotifier(notifier, (state) => expireSilence(state, id, nowMs));
     io.stdout(`${silence.id}\n`);
+    io.stderr(`telealert: expired silence ${silence.id} (${describeMatchers(silence)})\n`);
   } catch (error) {
+    // Exit 2, not a silent success: the operator meant another silence, or it ended already.
+    if (error instanceof SilenceEndedError) {
+      throw new CliError(
+        `silence ${error.silenceId} already ended at ${formatInZone(error.endedAtMs, config.timezone)}: nothing to expire (telealert silence list shows the active ones)`,
+        EXIT.invalid,
+        { cause: error },
+      );
+    }
     if (error instanceof SilenceError) throw invalid(error);
     throw error;
   }
@@ -164,6 +179,33 @@ export async function silenceCommand(
   );
 }
 
+/** The rule of an alert key (`too-many-ringing{did=+918000000001}`: `too-many-ringing`). */
+function ruleOfKey(key: string): string {
+  const brace = key.indexOf('{');
+  return brace < 0 ? key : key.slice(0, brace);
+}
+
+/**
+ * Refuses, before anything is read or written, what acknowledging cannot act on: a rule the
+ * rules file does not have, and one with neither `repeat` nor `escalate` (acknowledging stops
+ * those and nothing else: such an alert is silenced instead).
+ */
+function checkAckable(config: Config, name: string, key: string | undefined): void {
+  const what = key === undefined ? `--rule ${name}` : `alert ${key}`;
+  const rule = config.rules.find((candidate) => candidate.name === name);
+  if (rule === undefined && !BUILT_IN_RULES.includes(name)) {
+    const names = config.rules.map((candidate) => candidate.name);
+    const hint = didYouMean(name, names) || `; the rules are ${names.join(', ')}`;
+    throw new CliError(`${what}: no such rule in the rules file${hint}`, EXIT.invalid);
+  }
+  if (rule === undefined || (rule.repeatMs === undefined && (rule.escalate ?? []).length === 0)) {
+    throw new CliError(
+      `${what}: nothing to acknowledge: rule ${name} neither repeats nor escalates, and acknowledging stops only those; silence it instead (telealert silence add --match rule=${name} --for 1h --comment ...)`,
+      EXIT.invalid,
+    );
+  }
+}
+
 /**
  * `telealert ack KEY | --rule NAME [--by NAME]`: the followed firing alerts with this key, or of
  * this rule, are acknowledged: no repeats and no escalation until they resolve.
@@ -178,7 +220,8 @@ export async function ackCommand(
   if ((key === undefined) === (options.rule === undefined)) {
     throw new UsageError('ack needs an alert KEY or --rule NAME, one of them');
   }
-  loadUserConfig(options.config, io);
+  const { config } = loadUserConfig(options.config, io);
+  checkAckable(config, key === undefined ? (options.rule ?? '') : ruleOfKey(key), key);
   const by = actor(options, io);
   const nowMs = nowOf(io);
   const { notifier } = await peopleStores(options, io, 'ack');

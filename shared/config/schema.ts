@@ -1,3 +1,4 @@
+import { kindOfNumber, readInternationalNumber, takesSms } from '../phone/numbers';
 import { isWrittenPhone } from '../records/phone';
 import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
@@ -136,7 +137,6 @@ export function readTimeZone(input: unknown): Read<string> {
   }
 }
 
-const E164 = /^\+[1-9]\d{7,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
@@ -175,19 +175,29 @@ function list<T>(read: (item: unknown) => Read<T>, what: string) {
   );
 }
 
-function readPhone(input: unknown): Read<string> {
+/**
+ * A phone number of the rules file: international (`+` and the country code), valid in its
+ * country's numbering plan (libphonenumber-js), kept as E.164. `sms`: a line that takes SMS.
+ */
+function readPhone(input: unknown, use: 'sms' | 'call'): Read<string> {
   if (typeof input === 'number') {
     return {
       ok: false,
       message: `quote the number ("+${input}"): unquoted, YAML reads it as a number and drops the +`,
     };
   }
-  if (typeof input === 'string' && E164.test(input.trim()))
-    return { ok: true, value: input.trim() };
-  return {
-    ok: false,
-    message: `${JSON.stringify(input)} is not E.164: write "+" and 8 to 15 digits`,
-  };
+  if (typeof input !== 'string') {
+    return { ok: false, message: `${JSON.stringify(input)} is not a phone number` };
+  }
+  const read = readInternationalNumber(input);
+  if (!read.ok) return read;
+  if (use === 'sms' && !takesSms(read)) {
+    return {
+      ok: false,
+      message: `${JSON.stringify(input)} is ${kindOfNumber(read.type)} of ${read.where}: it cannot take SMS; give a mobile number`,
+    };
+  }
+  return { ok: true, value: read.e164 };
 }
 
 function readEmail(input: unknown): Read<string> {
@@ -308,7 +318,7 @@ export const activeSchema = z.strictObject({
 });
 
 export const channelSchema = z.strictObject({
-  sms: list(readPhone, 'number'),
+  sms: list((input) => readPhone(input, 'sms'), 'number'),
   email: list(readEmail, 'address'),
   minSeverity: z.optional(z.enum(SEVERITIES)),
   group: z.optional(groupSchema),
@@ -358,5 +368,5 @@ export const ruleSchema = z.strictObject({
 });
 
 export const ackSchema = z.strictObject({
-  did: custom(readPhone),
+  did: custom((input) => readPhone(input, 'call')),
 });

@@ -31,6 +31,21 @@ export class SilenceError extends NotifierError {
   }
 }
 
+/** `silence expire` of a silence that has already ended: there is nothing to end. */
+export class SilenceEndedError extends SilenceError {
+  constructor(
+    readonly silenceId: string,
+    readonly endedAtMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `silence ${silenceId} already ended at ${new Date(endedAtMs).toISOString()}: nothing to expire`,
+      options,
+    );
+    this.name = 'SilenceEndedError';
+  }
+}
+
 /** An acknowledgement that finds nothing to acknowledge. */
 export class AckError extends NotifierError {
   constructor(message: string, options?: ErrorOptions) {

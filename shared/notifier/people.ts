@@ -1,4 +1,4 @@
-import { AckError, SilenceError } from './errors';
+import { AckError, SilenceEndedError, SilenceError } from './errors';
 import { formatLimit, MAX_FOLLOWED_ALERTS } from './follow';
 import { SILENCE_RETENTION_MS } from './silence';
 import type { Acknowledgement, NotifierState, Silence, TrackedAlert } from './types';
@@ -56,7 +56,8 @@ export function addSilence(state: NotifierState | undefined, silence: Silence): 
  * Ends a silence now (Alertmanager's expire): it stays listed, ended; alerts it kept untold are
  * told at the next step.
  *
- * @throws SilenceError when no silence has this id (or a unique prefix of it).
+ * @throws SilenceError when no silence has this id (or a unique prefix of it);
+ *   SilenceEndedError when it has already ended (expired, or expired before).
  */
 export function expireSilence(
   state: NotifierState | undefined,
@@ -74,7 +75,8 @@ export function expireSilence(
         : `no silence "${id}" (telealert silence list shows them)`,
     );
   }
-  const ended: Silence = { ...only, endsAt: Math.min(only.endsAt, nowMs) };
+  if (only.endsAt <= nowMs) throw new SilenceEndedError(only.id, only.endsAt);
+  const ended: Silence = { ...only, endsAt: nowMs };
   return {
     state: withPeople(
       current,

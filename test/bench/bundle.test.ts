@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,11 +7,12 @@ import { bundleComposition, bundleLikePollers } from '../../bench/bundle';
 describe('Function: bundleComposition', () => {
   it('accounts for the external bundle by package and folder, the SDK left out', async () => {
     const parts = await bundleComposition('functions/payments.ts');
+    const directory = mkdtempSync(join(tmpdir(), 'telealert-bundle-'));
     const bytes = await bundleLikePollers(
       'functions/payments.ts',
-      join(mkdtempSync(join(tmpdir(), 'telealert-bundle-')), 'index.mjs'),
+      join(directory, 'index.mjs'),
       'external',
-    );
+    ).finally(() => rmSync(directory, { recursive: true, force: true }));
     const total = parts.reduce((sum, part) => sum + part.kb, 0) * 1024;
     // Parts are rounded to 0.1 KB; the banner, esbuild's module glue and the license comment
     // belong to no input.
@@ -34,6 +35,18 @@ describe('Function: bundleComposition', () => {
       const parts = (await bundleComposition(entry)).map((part) => part.part);
       expect(parts).toContain('shared/config');
       expect(parts).not.toContain('zod');
+    }
+  });
+
+  it('leaves the phone numbers library out of every Lambda: numbers are validated at synth, records read without it', async () => {
+    for (const entry of [
+      'functions/live-calls.ts',
+      'functions/payments.ts',
+      'functions/notifier.ts',
+    ]) {
+      const parts = (await bundleComposition(entry)).map((part) => part.part);
+      expect(parts, entry).not.toContain('libphonenumber-js');
+      expect(parts, entry).not.toContain('shared/phone');
     }
   });
 });

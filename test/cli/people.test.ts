@@ -184,6 +184,14 @@ describe('Commands: silence, ack, alerts (local state)', () => {
 
     const expire = at(3);
     expect(await runCli(['silence', 'expire', id.slice(0, 6), '--state', state], expire)).toBe(0);
+    expect(expire.err()).toBe(
+      `local state state.json\ntelealert: expired silence ${id} (did=08000000001, rule=ringing-spike)\n`,
+    );
+    const again = at(4);
+    expect(await runCli(['silence', 'expire', id, '--state', state], again)).toBe(2);
+    expect(again.err()).toBe(
+      `local state state.json\ntelealert: silence ${id} already ended at 2026-11-21 10:03:00 IST: nothing to expire (telealert silence list shows the active ones)\n`,
+    );
     const ended = at(4);
     expect(await runCli(['silence', 'list', '--state', state], ended)).toBe(0);
     expect(ended.out()).toContain(`${id}  did=08000000001, rule=ringing-spike  expired`);
@@ -232,8 +240,8 @@ describe('Commands: silence, ack, alerts (local state)', () => {
     const { state, at } = setup();
     await seeded(state);
     const ack = at(1);
-    expect(await runCli(['ack', 'long-call{call_id=c2}', '--state', state], ack)).toBe(2);
-    expect(ack.err()).toContain('nothing to acknowledge for alert long-call{call_id=c2}');
+    expect(await runCli(['ack', 'stuck-ringing{call_id=c9}', '--state', state], ack)).toBe(2);
+    expect(ack.err()).toContain('nothing to acknowledge for alert stuck-ringing{call_id=c9}');
     const both = at(1);
     expect(await runCli(['ack', 'k', '--rule', 'stuck-ringing', '--state', state], both)).toBe(2);
     expect(both.err()).toContain('ack needs an alert KEY or --rule NAME, one of them');
@@ -243,6 +251,36 @@ describe('Commands: silence, ack, alerts (local state)', () => {
     const unknown = at(1);
     expect(await runCli(['silence', 'mute', '--state', state], unknown)).toBe(2);
     expect(unknown.err()).toContain('unknown silence action "mute": add, list or expire');
+  });
+
+  it('refuses to acknowledge a rule with neither repeat nor escalate, and a rule that does not exist, writing nothing', async () => {
+    const { state, at } = setup();
+    const { store } = await seeded(state);
+    const before = await store.loadNotifier();
+    const cases: [string[], string][] = [
+      [
+        ['--rule', 'long-call'],
+        'telealert: --rule long-call: nothing to acknowledge: rule long-call neither repeats nor escalates, and acknowledging stops only those; silence it instead (telealert silence add --match rule=long-call --for 1h --comment ...)\n',
+      ],
+      [
+        ['long-call{call_id=c2}'],
+        'telealert: alert long-call{call_id=c2}: nothing to acknowledge: rule long-call neither repeats nor escalates, and acknowledging stops only those; silence it instead (telealert silence add --match rule=long-call --for 1h --comment ...)\n',
+      ],
+      [
+        ['--rule', 'stuck-ringin'],
+        'telealert: --rule stuck-ringin: no such rule in the rules file; did you mean "stuck-ringing"?\n',
+      ],
+      [
+        ['--rule', 'nosuchrule'],
+        'telealert: --rule nosuchrule: no such rule in the rules file; the rules are stuck-ringing, ringing-spike, long-call\n',
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      const io = at(1);
+      expect(await runCli(['ack', ...argv, '--state', state], io), argv.join(' ')).toBe(2);
+      expect(io.err()).toBe(message);
+    }
+    expect((await store.loadNotifier()).revision).toBe(before.revision);
   });
 
   it('acknowledges every firing alert of a rule: its next repeat and its escalation are not sent', async () => {

@@ -92,3 +92,37 @@ describe('Function: parseConfig (channels: group, smsPerHour, active)', () => {
     ]);
   });
 });
+
+describe('Function: parseConfig (phone numbers)', () => {
+  it('keeps each number as E.164, however it was spaced, and finds one number written twice', () => {
+    const config = parseConfig(
+      withChannel('sms: ["+91 98000 00001", "+1 (202) 555-0100"]'),
+      'telealert.yaml',
+    );
+    expect(config.channels.oncall?.sms).toEqual(['+919800000001', '+12025550100']);
+    expect(errorsOf(withChannel('sms: ["+919800000001", "+91 98000-00001"]'))).toEqual([
+      'telealert.yaml: channels.oncall.sms[1]: lists the number "+919800000001" twice (also [0])',
+    ]);
+  });
+
+  it('refuses an SMS number that is no number of the country it reads as, naming the country', () => {
+    expect(errorsOf(withChannel('sms: ["+9800000001"]'))).toEqual([
+      'telealert.yaml: channels.oncall.sms[0]: "+9800000001" is not a valid number: read as Iran (+98), it is no number there (in no range of its plan); for India (+91) write "+919800000001"',
+    ]);
+  });
+
+  it('refuses an SMS number of a line that takes no SMS: a fixed line, a toll-free number', () => {
+    expect(errorsOf(withChannel('sms: ["+911140000000", "+18005550199"]'))).toEqual([
+      'telealert.yaml: channels.oncall.sms[0]: "+911140000000" is a fixed-line number of India (+91): it cannot take SMS; give a mobile number',
+      'telealert.yaml: channels.oncall.sms[1]: "+18005550199" is a toll-free number of United States (+1): it cannot take SMS; give a mobile number',
+    ]);
+  });
+
+  it('takes a fixed-line or toll-free number as ack.did (people call it), as E.164', () => {
+    const text = `${withChannel('sms: ["+919800000001"]').replace('rules: []', '')}ack: { did: "+91 1800 180 1961" }
+rules:
+  - { name: ringing, source: live_calls, where: { state: Ringing }, notify: [oncall] }
+`;
+    expect(parseConfig(text, 'telealert.yaml').ack).toEqual({ did: '+9118001801961' });
+  });
+});

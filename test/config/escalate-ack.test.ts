@@ -78,7 +78,7 @@ ack: { did: "+918000000099" }
 
   it('refuses an ack number that is no phone number, and one no live-calls poller would see', () => {
     expect(errorsOf(`${ringing('')}ack: { did: "call me" }\n`)).toEqual([
-      'telealert.yaml: ack.did: "call me" is not E.164: write "+" and 8 to 15 digits',
+      'telealert.yaml: ack.did: "call me" is not a phone number',
     ]);
     expect(
       errorsOf(`${HEAD}

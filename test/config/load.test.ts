@@ -8,7 +8,7 @@ import { loadConfigFile, parseConfig } from '../../shared/config/load';
 const MINIMAL = `
 api: { baseUrl: https://api.example.com/, tokenParameter: /telealert/api-token }
 channels:
-  oncall: { sms: ["+15550100"], email: [oncall@example.com] }
+  oncall: { sms: ["+12025550100"], email: [oncall@example.com] }
 rules:
   - name: too-many-ringing
     source: live_calls
@@ -386,12 +386,12 @@ rules: []
 
   it('checks channels: names, E.164 numbers (quoted), email addresses', () => {
     const text = MINIMAL.replace(
-      'oncall: { sms: ["+15550100"], email: [oncall@example.com] }',
-      'oncall: { sms: [+15550100, "555"], email: [nobody] }\n  Ops_Team: {}',
+      'oncall: { sms: ["+12025550100"], email: [oncall@example.com] }',
+      'oncall: { sms: [+12025550100, "555"], email: [nobody] }\n  Ops_Team: {}',
     );
     expect(errorsOf(text)).toEqual([
-      'telealert.yaml: channels.oncall.sms[0]: quote the number ("+15550100"): unquoted, YAML reads it as a number and drops the +',
-      'telealert.yaml: channels.oncall.sms[1]: "555" is not E.164: write "+" and 8 to 15 digits',
+      'telealert.yaml: channels.oncall.sms[0]: quote the number ("+12025550100"): unquoted, YAML reads it as a number and drops the +',
+      'telealert.yaml: channels.oncall.sms[1]: "555" has no country code, and is no number of India (+91) either: write "+", the country code and the number',
       'telealert.yaml: channels.oncall.email[0]: "nobody" is not an email address',
       'telealert.yaml: channels.Ops_Team: channel names are 1 to 64 of a-z, 0-9 and - (they name SNS topics)',
     ]);
@@ -399,16 +399,16 @@ rules: []
 
   it('reports every bad item of a list at its own path, counting from 0 like rules[0]', () => {
     const text = MINIMAL.replace(
-      'oncall: { sms: ["+15550100"], email: [oncall@example.com] }',
-      'oncall: { sms: ["+15550100", "12", "+15550100", "x"], email: [a@example.com, b, c] }',
+      'oncall: { sms: ["+12025550100"], email: [oncall@example.com] }',
+      'oncall: { sms: ["+12025550100", "12", "+12025550100", "x"], email: [a@example.com, b, c] }',
     ).replace(
       'where: { state: Ringing }',
       'where: { state: Ringing, direction: [1, sideways, 2, up] }',
     );
     expect(errorsOf(text)).toEqual([
-      'telealert.yaml: channels.oncall.sms[1]: "12" is not E.164: write "+" and 8 to 15 digits',
-      'telealert.yaml: channels.oncall.sms[2]: lists the number "+15550100" twice (also [0])',
-      'telealert.yaml: channels.oncall.sms[3]: "x" is not E.164: write "+" and 8 to 15 digits',
+      'telealert.yaml: channels.oncall.sms[1]: "12" has no country code, and is no number of India (+91) either: write "+", the country code and the number',
+      'telealert.yaml: channels.oncall.sms[2]: lists the number "+12025550100" twice (also [0])',
+      'telealert.yaml: channels.oncall.sms[3]: "x" is not a phone number',
       'telealert.yaml: channels.oncall.email[1]: "b" is not an email address',
       'telealert.yaml: channels.oncall.email[2]: "c" is not an email address',
       'telealert.yaml: rules[0].where.direction[1]: "sideways" is not 1, 2, inbound or outbound',
@@ -418,7 +418,7 @@ rules: []
 
   it('says an empty text item is empty, not "at least 1"', () => {
     const text = MINIMAL.replace(
-      'oncall: { sms: ["+15550100"], email: [oncall@example.com] }',
+      'oncall: { sms: ["+12025550100"], email: [oncall@example.com] }',
       'oncall: { email: [oncall@example.com], group: { by: [rule, ""] } }',
     );
     expect(errorsOf(text)).toEqual([
@@ -427,9 +427,9 @@ rules: []
   });
 
   it('names a single value given where a list is expected by the key alone', () => {
-    const text = MINIMAL.replace('sms: ["+15550100"]', 'sms: "555"');
+    const text = MINIMAL.replace('sms: ["+12025550100"]', 'sms: "555"');
     expect(errorsOf(text)).toEqual([
-      'telealert.yaml: channels.oncall.sms: "555" is not E.164: write "+" and 8 to 15 digits',
+      'telealert.yaml: channels.oncall.sms: "555" has no country code, and is no number of India (+91) either: write "+", the country code and the number',
     ]);
   });
 

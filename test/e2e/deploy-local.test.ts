@@ -68,7 +68,7 @@ describe('npm run deploy:local', () => {
     expect(out).toContain('  oncall: ');
     // SMS subscriptions also require an SMS body (attribute sms = yes).
     expect(out).toContain(
-      '    sms +15550100  filter {"severity":["warning","critical"],"sms":["yes"]}',
+      '    sms +12025550100  filter {"severity":["warning","critical"],"sms":["yes"]}',
     );
     expect(out).toContain(
       '    email oncall@example.com  filter {"severity":["warning","critical"]}',
@@ -89,7 +89,7 @@ describe('npm run deploy:local', () => {
     expect(out).toMatch(/-> \S*Notifier\S* \(the table's stream\): \{"taken":[1-9]/);
     expect(out).toContain('publishes nothing: commits its events to the table for the notifier');
     expect(out).toContain('stream KEYS_ONLY');
-    expect(out).toMatch(/-> oncall sms \+15550100: \S/);
+    expect(out).toMatch(/-> oncall sms \+12025550100: \S/);
     expect(out).toMatch(/-> finance email finance@example\.com: \S/);
     expect(out).toContain('ok  cdk destroy Telealert');
     expect(out).toContain('ok  moto and the simulator stopped');

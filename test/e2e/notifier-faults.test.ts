@@ -231,10 +231,10 @@ describe('Deployed delivery on moto behind a fault-injecting proxy: pollers comm
       // call groups send every 2 min (the others every 5, the default), so more rounds publish.
       rules: (baseUrl, tokenParameter) => {
         const rules = rulesFile(baseUrl, tokenParameter);
-        const oncall = 'oncall: { sms: ["+15550100"] }';
+        const oncall = 'oncall: { sms: ["+12025550100"] }';
         if (!rules.includes(oncall)) throw new Error(`the e2e rules no longer have ${oncall}`);
         return (
-          rules.replace(oncall, 'oncall: { sms: ["+15550100"], group: { interval: 2m } }') +
+          rules.replace(oncall, 'oncall: { sms: ["+12025550100"], group: { interval: 2m } }') +
           PER_RECORD_RULE
         );
       },

@@ -62,7 +62,7 @@ sources:
   payments: { every: 5m, lookback: 24h }
 health: { after: 2, notify: [oncall] }
 channels:
-  oncall: { sms: ["+15550100"] }
+  oncall: { sms: ["+12025550100"] }
   managers: { email: [managers@example.com], minSeverity: critical }
   finance: { email: [finance@example.com] }
 rules:

@@ -262,13 +262,13 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
   it("subscribes every address of each channel, with the channel's minSeverity as a filter policy", () => {
     expect(subscriptionPolicies()).toEqual({
       // SMS subscriptions take only messages with an SMS body (attribute sms = yes).
-      'oncall sms:+15550100': { sms: ['yes'] },
+      'oncall sms:+12025550100': { sms: ['yes'] },
       'oncall email:oncall@example.com': undefined,
-      'managers sms:+15550101': { severity: ['critical'], sms: ['yes'] },
+      'managers sms:+12025550101': { severity: ['critical'], sms: ['yes'] },
       'managers email:managers@example.com': { severity: ['critical'] },
       'finance email:finance@example.com': { severity: ['warning', 'critical'] },
       // health.notify is [managers]: its alarms go through a topic of their own, unfiltered.
-      'managers (alarms) sms:+15550101': undefined,
+      'managers (alarms) sms:+12025550101': undefined,
       'managers (alarms) email:managers@example.com': undefined,
     });
   });
@@ -333,10 +333,10 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     });
     expect(await streamToNotifier()).toEqual([expect.objectContaining({ taken: 2 })]);
     const both = ['any-ringing:firing::warning', `too-many-ringing:firing:${DID_A}:critical`];
-    expect(await received('oncall', 'sms', '+15550100')).toEqual(both);
+    expect(await received('oncall', 'sms', '+12025550100')).toEqual(both);
     expect(await received('oncall', 'email', 'oncall@example.com')).toEqual(both);
     const critical = [`too-many-ringing:firing:${DID_A}:critical`];
-    expect(await received('managers', 'sms', '+15550101')).toEqual(critical);
+    expect(await received('managers', 'sms', '+12025550101')).toEqual(critical);
     expect(await received('managers', 'email', 'managers@example.com')).toEqual(critical);
 
     expect(await invoke('payments')).toMatchObject({ owedLeft: 1, failures: 0 });
@@ -350,16 +350,16 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     at(90_000);
     expect(await invoke('live_calls')).toMatchObject({ owedLeft: 0 });
     await streamToNotifier();
-    expect(await received('oncall', 'sms', '+15550100')).toEqual([]);
+    expect(await received('oncall', 'sms', '+12025550100')).toEqual([]);
 
     at(4 * MINUTE);
     expect(await invoke('live_calls')).toMatchObject({ owedLeft: 2 });
     expect(await streamToNotifier()).toEqual([expect.objectContaining({ taken: 2 })]);
     const both = ['any-ringing:resolved::warning', `too-many-ringing:resolved:${DID_A}:critical`];
-    expect(await received('oncall', 'sms', '+15550100')).toEqual(both);
+    expect(await received('oncall', 'sms', '+12025550100')).toEqual(both);
     expect(await received('oncall', 'email', 'oncall@example.com')).toEqual(both);
     const critical = [`too-many-ringing:resolved:${DID_A}:critical`];
-    expect(await received('managers', 'sms', '+15550101')).toEqual(critical);
+    expect(await received('managers', 'sms', '+12025550101')).toEqual(critical);
     expect(await received('managers', 'email', 'managers@example.com')).toEqual(critical);
     expect(await received('finance', 'email', 'finance@example.com')).toEqual([]);
   });
@@ -374,9 +374,9 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     // The registered template, each {#var#} holding 1 to 30 characters.
     const template = /^telealert .{1,30}: .{1,30}\. .{1,30} -TLALRT$/;
     for (const name of [
-      'oncall sms:+15550100',
+      'oncall sms:+12025550100',
       'oncall email:oncall@example.com',
-      'managers sms:+15550101',
+      'managers sms:+12025550101',
     ]) {
       const messages = seen.get(name) ?? [];
       expect(messages.length).toBeGreaterThan(0);
@@ -410,7 +410,7 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
       sns.destroy();
     }
     for (const [protocol, endpoint] of [
-      ['sms', '+15550101'],
+      ['sms', '+12025550101'],
       ['email', 'managers@example.com'],
     ] as const) {
       const viaAlarms = await listeners.drain(listener('managers (alarms)', protocol, endpoint));
@@ -426,16 +426,16 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     const changed = rules
       .replace('minSeverity: critical', 'minSeverity: warning')
       .replace('email: [finance@example.com]', 'email: [finance@example.com, audit@example.com]')
-      .replace('    sms: ["+15550100"]\n', '');
+      .replace('    sms: ["+12025550100"]\n', '');
     expect(changed).not.toBe(rules);
     await deployment.update(changed);
     expect(subscriptionPolicies()).toEqual({
       'oncall email:oncall@example.com': undefined,
-      'managers sms:+15550101': { severity: ['warning', 'critical'], sms: ['yes'] },
+      'managers sms:+12025550101': { severity: ['warning', 'critical'], sms: ['yes'] },
       'managers email:managers@example.com': { severity: ['warning', 'critical'] },
       'finance email:finance@example.com': { severity: ['warning', 'critical'] },
       'finance email:audit@example.com': { severity: ['warning', 'critical'] },
-      'managers (alarms) sms:+15550101': undefined,
+      'managers (alarms) sms:+12025550101': undefined,
       'managers (alarms) email:managers@example.com': undefined,
     });
     for (const handler of deployment.handlers.values()) {

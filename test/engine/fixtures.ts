@@ -62,7 +62,7 @@ export function config(rules: readonly RuleInput[], overrides: Partial<Config> =
     channels: {
       oncall: {
         name: 'oncall',
-        sms: ['+15550100'],
+        sms: ['+12025550100'],
         email: ['oncall@example.com'],
         group: DEFAULT_GROUP,
         smsPerHour: 20,

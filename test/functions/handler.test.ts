@@ -33,7 +33,7 @@ let directory: string;
 
 const RULES = `
 api: { baseUrl: "http://127.0.0.1:9", tokenParameter: /unit/api-token }
-channels: { oncall: { sms: ["+15550100"] } }
+channels: { oncall: { sms: ["+12025550100"] } }
 rules:
   - { name: any-ringing, source: live_calls, where: { state: Ringing }, count: ">= 1", notify: [oncall] }
 `;

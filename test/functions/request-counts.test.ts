@@ -40,7 +40,7 @@ function rules(baseUrl: string) {
   return {
     api: { baseUrl, tokenParameter: '/counts/api-token' },
     sources: { live_calls: { every: '1m', samples: 2 } },
-    channels: { oncall: { sms: ['+15550100'] }, finance: { email: ['f@example.com'] } },
+    channels: { oncall: { sms: ['+12025550100'] }, finance: { email: ['f@example.com'] } },
     rules: [
       // Every live call is its own alert: a crowd of notifications on the first run.
       {

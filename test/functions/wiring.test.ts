@@ -17,7 +17,7 @@ import { parseConfig } from '../../shared/config/load';
 
 const RULES = `
 api: { baseUrl: "http://127.0.0.1:9", tokenParameter: /unit/api-token }
-channels: { oncall: { sms: ["+15550100"] } }
+channels: { oncall: { sms: ["+12025550100"] } }
 rules: []
 `;
 

@@ -422,11 +422,11 @@ describe('Construct: TelealertAlerting', () => {
       const alarms = stack.alerting.alarmTopics.oncall;
       const expected = [
         [oncall, 'email', 'oncall@example.com'],
-        [oncall, 'sms', '+15550100'],
+        [oncall, 'sms', '+12025550100'],
         [finance, 'email', 'finance@example.com'],
         [finance, 'email', 'payments-team@example.com'],
         [alarms, 'email', 'oncall@example.com'],
-        [alarms, 'sms', '+15550100'],
+        [alarms, 'sms', '+12025550100'],
       ] as const;
       template.resourceCountIs('AWS::SNS::Subscription', expected.length);
       for (const [topic, protocol, endpoint] of expected) {
@@ -441,7 +441,7 @@ describe('Construct: TelealertAlerting', () => {
     it('filters a minSeverity channel on severity with an allowlist of that severity and above', () => {
       template.hasResourceProperties('AWS::SNS::Subscription', {
         TopicArn: ref(stack.alerting.topics.oncall?.topicArn ?? ''),
-        Endpoint: '+15550100',
+        Endpoint: '+12025550100',
         FilterPolicy: Match.exact({ severity: ['warning', 'critical'], sms: ['yes'] }),
       });
       template.hasResourceProperties('AWS::SNS::Subscription', {
@@ -461,7 +461,7 @@ describe('Construct: TelealertAlerting', () => {
       const alarms = stack.alerting.alarmTopics.oncall;
       expect(alarms).toBeDefined();
       expect(alarms).not.toBe(stack.alerting.topics.oncall);
-      for (const endpoint of ['+15550100', 'oncall@example.com']) {
+      for (const endpoint of ['+12025550100', 'oncall@example.com']) {
         template.hasResourceProperties('AWS::SNS::Subscription', {
           TopicArn: ref(alarms?.topicArn ?? ''),
           Endpoint: endpoint,

@@ -135,7 +135,7 @@ describe('Function: notifierRound', () => {
       rule: 'ack_call',
       key,
       severity: 'info',
-      labels: { call_id: 'k1', from: '+15550100' },
+      labels: { call_id: 'k1', from: '+12025550100' },
     });
     // A rule whose events sort before `ack_call` by id: only the evaluation's own order holds.
     const firing = ringingEvent('c9', T0, {

@@ -65,7 +65,7 @@ const stack: DeployedStack = {
         {
           arn: `${TOPIC}:1`,
           protocol: 'sms',
-          endpoint: '+15550100',
+          endpoint: '+12025550100',
           filterPolicy: { severity: ['warning', 'critical'] },
           rawMessageDelivery: false,
         },
@@ -128,7 +128,7 @@ describe('Function: describeStack', () => {
 
   it('names topics by their channel from the outputs and lists subscriptions with their filter policies', () => {
     expect(text).toContain(
-      '  oncall: Telealert-oncallTopic-ABC (KMS-encrypted)\n    sms +15550100  filter {"severity":["warning","critical"]}',
+      '  oncall: Telealert-oncallTopic-ABC (KMS-encrypted)\n    sms +12025550100  filter {"severity":["warning","critical"]}',
     );
     expect(text).toContain(
       '  oncall (alarms): Telealert-oncallAlarmTopic-DEF\n    no subscriptions',
