@@ -10,6 +10,7 @@ import {
   ApiTimeoutError,
   UnreadableBodyError,
 } from './errors';
+import { Redactor } from './redact';
 import { fail, interpretAnswer, type Outcome } from './response';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './retry';
 import { fetchHttpGet, type HttpGet, nodeHttpGet } from './transport';
@@ -66,22 +67,6 @@ export interface RequestOptions {
   readonly fields?: ReadonlySet<string>;
 }
 
-const REDACTED = '[redacted]';
-/**
- * A token shorter than this is redacted only where it stands whole (as in `Bearer abc`), not
- * inside other words: replacing every `e` of a one-letter token would garble the message
- * around it, and a short token's letters inside a word reveal nothing of it.
- */
-const WHOLE_ONLY_BELOW = 8;
-/** Characters of a bearer token (RFC 6750 b64token). */
-const TOKEN_CHARS = 'A-Za-z0-9._~+/=-';
-
-/** Every whole occurrence of `token`: not next to another token character. */
-function wholeToken(token: string): RegExp {
-  const escaped = token.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-  return new RegExp(`(?<![${TOKEN_CHARS}])${escaped}(?![${TOKEN_CHARS}])`, 'g');
-}
-
 const MAX_REASON = 120;
 
 /**
@@ -105,7 +90,7 @@ export class TelephonyClient {
   readonly #now: () => number;
   readonly #observer: ((event: AttemptEvent) => void) | undefined;
   /** Every token this client has held, so a rotated one is redacted too. */
-  readonly #secrets = new Set<string>();
+  readonly #secrets = new Redactor();
 
   /** @throws ApiConfigError for an unusable base URL; TimeZoneError for an unknown zone. */
   constructor(options: TelephonyClientOptions) {
@@ -182,7 +167,7 @@ export class TelephonyClient {
 
   async #token(): Promise<string> {
     const token = (await this.#tokens.get()).trim();
-    if (token !== '') this.#secrets.add(token);
+    this.#secrets.add(token);
     return token;
   }
 
@@ -286,14 +271,7 @@ export class TelephonyClient {
   }
 
   #redact(text: string): string {
-    let result = text;
-    for (const secret of this.#secrets) {
-      result =
-        secret.length >= WHOLE_ONLY_BELOW
-          ? result.replaceAll(secret, REDACTED)
-          : result.replace(wholeToken(secret), REDACTED);
-    }
-    return result;
+    return this.#secrets.redact(text);
   }
 
   #observe(event: AttemptEvent): void {

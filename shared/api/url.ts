@@ -3,14 +3,14 @@ import { LIVE_CALL_QUERY_KEYS, OPERATORS, type Operator } from '../types/config'
 import { ApiConfigError, ApiQueryError } from './errors';
 import { type ApiRequest, ENDPOINT_PATHS } from './types';
 
+/**
+ * A literal loopback address, or `localhost` itself. Not `*.localhost`: such a name is resolved
+ * by DNS on many systems (RFC 6761 asks resolvers to answer loopback, not all do), so a token
+ * sent over plain http to `api.localhost` could leave the machine.
+ */
 function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { encodingsOf, FRAGMENT_CHARS } from '../../shared/api/redact';
 import type { TokenSource } from '../../shared/api/types';
 
 export interface Call {
@@ -67,4 +68,16 @@ export function tokens(...values: string[]): TokenSource & { invalidations: numb
       index += 1;
     },
   };
+}
+
+/** Every piece of `text` at least FRAGMENT_CHARS long that is a piece of an encoding of `secret`. */
+export function leakedPieces(text: string, secret: string): string[] {
+  const leaks: string[] = [];
+  for (const form of encodingsOf(secret)) {
+    for (let start = 0; start + FRAGMENT_CHARS <= form.length; start += 1) {
+      const piece = form.slice(start, start + FRAGMENT_CHARS);
+      if (text.includes(piece)) leaks.push(piece);
+    }
+  }
+  return leaks;
 }

@@ -21,6 +21,9 @@ describe('Function: validateBaseUrl', () => {
       'http://api.example.com',
       'http://10.0.0.1',
       'http://127.0.0.1.example.com',
+      // Resolved by DNS on many systems: only literal loopback and localhost itself count.
+      'http://api.localhost:8080',
+      'http://localhost.example.com',
       'ftp://api.example.com',
       'https://user:secret@api.example.com',
       'https://api.example.com/?token=x',

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../shared/config/load';
@@ -57,5 +57,25 @@ describe('Documentation: the on-call runbook', () => {
 
   it('names the token parameter of the shipped rules file', () => {
     expect(runbook).toContain(`--name ${config.api.tokenParameter} `);
+  });
+
+  it('never puts the API token on a command line, where shell history and ps keep it', () => {
+    const docs = join(import.meta.dirname, '..', '..', 'docs');
+    const pages = [
+      join(docs, '..', 'README.md'),
+      ...readdirSync(docs)
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => join(docs, name)),
+    ];
+    const offending = pages.flatMap((page) =>
+      readFileSync(page, 'utf8')
+        .split('\n')
+        .filter(
+          (line) =>
+            /--value\s+(?!file:\/\/)\S/.test(line) || /TELEALERT_TOKEN=['"]?[^'"$\s]/.test(line),
+        )
+        .map((line) => `${page}: ${line.trim()}`),
+    );
+    expect(offending).toEqual([]);
   });
 });
