@@ -10,5 +10,7 @@ export default defineConfig({
     exclude: ['test/e2e/**'],
     testTimeout: 20_000,
     pool: 'forks',
+    // One temporary folder for the run, removed after it: nothing is left in the system's.
+    globalSetup: ['test/support/temp-folder.ts'],
   },
 });

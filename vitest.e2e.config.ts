@@ -11,5 +11,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     fileParallelism: false,
     pool: 'forks',
+    // One temporary folder for the run, removed after it: nothing is left in the system's.
+    globalSetup: ['test/support/temp-folder.ts'],
   },
 });

@@ -27,15 +27,31 @@ function oneSample(config: Config): Config {
   });
 }
 
-/** One stderr line per run: what was read, what failed and why, what was sent. */
-function runLine(summary: RunSummary, failure: PollFailure | undefined): string {
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * One stderr line per run: what was read, what failed and why, what was printed: the alert
+ * events, and with `--messages` the messages people get (fewer: grouped, capped), counted
+ * since the previous line (the notifier's clock prints between runs too).
+ */
+export function runLine(
+  summary: RunSummary,
+  failure: PollFailure | undefined,
+  messages: number | undefined,
+): string {
   const skipped = summary.skipped ? `, ${summary.skipped} skipped` : '';
   const failed = summary.failures
     ? `, ${summary.failures} failed poll(s)${failure ? ` (${failure.message})` : ''}`
     : '';
+  const told =
+    messages === undefined
+      ? `${count(summary.sent, 'event')} printed`
+      : `${count(summary.sent, 'event')} to the notifier, ${count(messages, 'message')} printed`;
   return (
     `poll: ${summary.source}: ${summary.samples} sample(s), ${summary.records} records` +
-    `${skipped}${failed}, ${summary.sent} sent\n`
+    `${skipped}${failed}, ${told}\n`
   );
 }
 
@@ -78,14 +94,12 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
   const statePath = resolve(io.cwd, options.state ?? DEFAULT_STATE_FILE);
   const store = new FileStateStore(statePath);
   // With --messages the notifier runs in process, its state beside the pollers' in the file.
-  const notifier = options.messages
-    ? new LocalNotifier({
-        config,
-        store,
-        publisher: new PrintingMessagePublisher(io.stdout, style),
-        now: Date.now,
-      })
-    : undefined;
+  const printer = options.messages ? new PrintingMessagePublisher(io.stdout, style) : undefined;
+  const notifier =
+    printer === undefined
+      ? undefined
+      : new LocalNotifier({ config, store, publisher: printer, now: Date.now });
+  let messagesCounted = 0;
   const publisher = notifier ?? new PrintingPublisher(io.stdout, style);
   // The client's failure messages name the endpoint and status, never the token.
   const lastFailure = new Map<SourceName, PollFailure>();
@@ -107,7 +121,9 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
     },
     onRun: (summary) => {
       if (summary.failures > 0) failedRuns += 1;
-      io.stderr(runLine(summary, lastFailure.get(summary.source)));
+      const messages = printer === undefined ? undefined : printer.sent - messagesCounted;
+      messagesCounted = printer?.sent ?? 0;
+      io.stderr(runLine(summary, lastFailure.get(summary.source), messages));
       lastFailure.delete(summary.source);
     },
   });

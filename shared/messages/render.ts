@@ -38,7 +38,11 @@ function valuePart(input: MessageInput): string {
  */
 export function renderMessage(input: MessageInput): RenderedMessage {
   const status = input.status === 'firing' ? 'FIRING' : 'RESOLVED';
-  const summaryTemplate = input.rule?.summary;
+  // A summary says what fires ("payment 7003 not settled after 45m", "ringing for 00:02:40"),
+  // in the values seen now: at a resolution those are the record that no longer matches (paid,
+  // answered), so the summary would claim a breach that has ended. A resolution tells the rule,
+  // "no longer matches" or the value now, and the identity instead.
+  const summaryTemplate = input.status === 'firing' ? input.rule?.summary : undefined;
   const summary =
     summaryTemplate === undefined
       ? undefined

@@ -46,4 +46,14 @@ describe('Script: cli/node-version.js', () => {
     expect(pkg.scripts['pretest:e2e']).toBe('node cli/node-version.js');
     expect(pkg.engines.node).toBe('>=22.12');
   });
+
+  it('is what an old Node meets first through npx: npm is not made to refuse it itself', () => {
+    // With engine-strict, `npx telealert` on Node 20 stops at npm's EBADENGINE error before
+    // cli/bin.js runs this check (the issue's 3 AM case).
+    const settings = readFileSync(join(REPO_ROOT, '.npmrc'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    expect(settings.filter((line) => /^engine-strict\s*=\s*true$/.test(line))).toEqual([]);
+  });
 });

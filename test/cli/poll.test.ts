@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLine } from '../../cli/commands/poll';
 import type { Io } from '../../cli/lib/io';
 import { runCli } from '../../cli/main';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
@@ -58,8 +59,8 @@ describe('Command: poll', () => {
     expect(notifications).toEqual([
       expect.objectContaining({ rule: 'calls-watched', status: 'firing', channels: ['oncall'] }),
     ]);
-    expect(io.err()).toMatch(/^poll: live_calls: 1 sample\(s\), \d+ records, 1 sent$/m);
-    expect(io.err()).toMatch(/^poll: payments: 1 sample\(s\), \d+ records, 0 sent$/m);
+    expect(io.err()).toMatch(/^poll: live_calls: 1 sample\(s\), \d+ records, 1 event printed$/m);
+    expect(io.err()).toMatch(/^poll: payments: 1 sample\(s\), \d+ records, 0 events printed$/m);
     expect(existsSync(join(dir.path, 'a/state.json'))).toBe(true);
   }, 60_000);
 
@@ -82,6 +83,9 @@ describe('Command: poll', () => {
     };
     expect(file.notifier?.revision).toBe(1);
     expect(file.notifier?.owed).toEqual({});
+    expect(io.err()).toMatch(
+      /^poll: live_calls: 1 sample\(s\), \d+ records, 1 event to the notifier, 1 message printed$/m,
+    );
   }, 60_000);
 
   it('does not repeat a firing alert on a second run with the same state file', async () => {
@@ -91,7 +95,9 @@ describe('Command: poll', () => {
     const second = await poll(['--state', 'b.json'], { TELEALERT_TOKEN: TOKEN });
     expect(second.code).toBe(0);
     expect(second.io.out()).toBe('');
-    expect(second.io.err()).toMatch(/^poll: live_calls: 1 sample\(s\), \d+ records, 0 sent$/m);
+    expect(second.io.err()).toMatch(
+      /^poll: live_calls: 1 sample\(s\), \d+ records, 0 events printed$/m,
+    );
   }, 60_000);
 
   it('asks the simulator named by --base-url, not api.baseUrl, with the bearer token', async () => {
@@ -123,7 +129,7 @@ describe('Command: poll', () => {
     const { code, io } = await poll(['--state', 'e.json'], { TELEALERT_TOKEN: wrong });
     expect(code).toBe(1);
     expect(io.err()).toMatch(
-      /^poll: live_calls: 1 sample\(s\), 0 records, 1 failed poll\(s\) \(.*403.*\), 0 sent$/m,
+      /^poll: live_calls: 1 sample\(s\), 0 records, 1 failed poll\(s\) \(.*403.*\), 0 events printed$/m,
     );
     expect(io.err()).toMatch(/^poll: payments: .*1 failed poll\(s\) \(.*403.*\)/m);
     // One failure is below health.after (3): no source_unavailable yet.
@@ -188,4 +194,30 @@ describe('Command: poll', () => {
     expect(io.outLines()[0]).toMatch(/"rule":"calls-watched","status":"firing"/);
     expect(io.err()).toMatch(/^poll: live_calls: /m);
   }, 60_000);
+});
+
+describe('Function: runLine', () => {
+  const summary = {
+    source: 'live_calls' as const,
+    samples: 4,
+    samplesPlanned: 4,
+    sent: 7,
+    owedLeft: 0,
+    records: 120,
+    skipped: 0,
+    failures: 0,
+    conflicts: 0,
+  };
+
+  it('counts the messages printed, not the events, when the notifier groups seven events into one', () => {
+    expect(runLine(summary, undefined, 1)).toBe(
+      'poll: live_calls: 4 sample(s), 120 records, 7 events to the notifier, 1 message printed\n',
+    );
+  });
+
+  it('counts the events printed without --messages', () => {
+    expect(runLine(summary, undefined, undefined)).toBe(
+      'poll: live_calls: 4 sample(s), 120 records, 7 events printed\n',
+    );
+  });
 });

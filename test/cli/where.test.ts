@@ -15,6 +15,7 @@ rules:
   - name: ringing
     source: live_calls
     where: { state: Ringing }
+    repeat: 5m
     notify: [oncall]
 `;
 

@@ -57,6 +57,18 @@ describe('Function: renderMessage', () => {
     expect(renderMessage(input)).toMatchSnapshot();
   });
 
+  it('does not tell a resolution in the words of its firing: a paid payment is not "not settled after 51m"', () => {
+    const firing = renderMessage({ ...paymentResolved, status: 'firing' });
+    expect(firing.subject).toContain('not settled after 51m');
+    const resolved = renderMessage(paymentResolved);
+    for (const part of [resolved.sms, resolved.subject, resolved.text]) {
+      expect(part).not.toContain('not settled');
+    }
+    expect(resolved.subject).toBe(
+      '[WARNING] RESOLVED payment-stuck-pending: no longer matches; payment 98123 1499.50 Razorpay',
+    );
+  });
+
   it('says "1 poll failed" in the singular when health.after is 1', () => {
     const once: MessageInput = {
       ...sourceUnavailable,
