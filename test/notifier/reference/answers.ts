@@ -9,7 +9,7 @@ import { MINUTE, START } from './timeline';
  * SMS are counted per channel and minute. Times are minutes from the timeline's start.
  */
 export interface Answers {
-  /** `channel t=M kind key status ev=M [fired=M]`, one per alert line, sorted. */
+  /** `channel t=M tell|escalation key status ev=M [fired=M]`, one per alert line, sorted. */
   readonly told: readonly string[];
   /** `channel t=M sms=N`: SMS sent that minute (acknowledgement confirmations apart). */
   readonly sms: readonly string[];
@@ -33,7 +33,7 @@ export function productAnswers(outbound: readonly Outbound[]): Answers {
   const told: string[] = [];
   const acks: string[] = [];
   const sms: { channel: string; at: string }[] = [];
-  for (const { message, delivers } of outbound) {
+  for (const { message } of outbound) {
     const when = at(message.at);
     if (message.kind === 'ack') {
       const keys = message.alerts.map((alert) => alert.key).sort();
@@ -42,8 +42,7 @@ export function productAnswers(outbound: readonly Outbound[]): Answers {
       continue;
     }
     if (message.sms !== null) sms.push({ channel: message.channel, at: when });
-    const kind =
-      message.kind === 'digest' && delivers.length === 0 ? 'recap' : kindOf(message.kind);
+    const kind = kindOf(message.kind);
     for (const alert of message.alerts) {
       const fired = alert.firedAt === undefined ? '' : ` fired=${at(alert.firedAt)}`;
       told.push(
@@ -54,9 +53,12 @@ export function productAnswers(outbound: readonly Outbound[]): Answers {
   return { told: told.sort(), sms: smsCounts(sms), acks: acks.sort() };
 }
 
-/** Alerts messages and active-hours digests both tell events: which one is a boundary. */
+/**
+ * Alerts messages, digests (active hours', the SMS cap's) and a renamed channel's handover all
+ * tell alerts: which kind carries a line is a boundary. An escalation is its own question.
+ */
 function kindOf(kind: string): string {
-  return kind === 'escalation' ? 'escalation' : kind === 'recap' ? 'recap' : 'tell';
+  return kind === 'escalation' ? 'escalation' : 'tell';
 }
 
 export function modelAnswers(history: History): Answers {

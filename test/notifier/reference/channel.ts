@@ -17,6 +17,8 @@ export interface StepContext {
   readonly now: number;
   /** This tick's escalation messages, by channel and step. */
   readonly escalations: ReadonlyMap<string, ModelMessage>;
+  /** This tick's handovers of channels gone from the rules file. */
+  readonly handovers: readonly ModelMessage[];
   send(message: ModelMessage): void;
 }
 
@@ -71,7 +73,10 @@ function tell(step: StepContext, items: readonly Item[]): Item[] {
 
 export function channelStep(step: StepContext, channel: ChannelConfig): void {
   const { h, now } = step;
-  const decided: ModelMessage[] = [];
+  // A renamed channel's handover goes at once (rule 8), whatever the hours.
+  const decided: ModelMessage[] = step.handovers.filter(
+    (message) => message.channel === channel.name,
+  );
   if (!activeAt(channel, now)) {
     for (const item of pending(h, channel.name)) item.fate = { how: 'deferred', at: now };
   } else {
@@ -135,8 +140,13 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   for (const message of decided) {
     const wanted =
       channel.sms.length > 0 && message.lines.some((line) => rank(line.severity) >= floor);
+    // A critical alert's first firing is never held; nor is its escalation, the first message
+    // that tells the step's channel of it (the contract's "first message of a new group").
     const page = message.lines.some(
-      (line) => line.first && line.status === 'firing' && line.severity === 'critical',
+      (line) =>
+        line.status === 'firing' &&
+        line.severity === 'critical' &&
+        (line.first || message.kind === 'escalation'),
     );
     if (wanted && (page || smsRoom(step, channel))) message.sms = true;
     else if (wanted) {

@@ -32,7 +32,11 @@ export function silenced(h: History, episode: Episode, severity: string, now: nu
         if (name === 'rule') return episode.rule === value;
         if (name === 'severity') return severity === value;
         if (name === 'source') return episode.source === value;
-        return episode.labels[name] === value;
+        // As the rules read it (rule 5): a record's identity exactly, other text in any case.
+        const label = episode.labels[name];
+        if (label === undefined) return false;
+        if (name === 'call_id' || name === 'id') return label === value;
+        return label.trim().toLowerCase() === value.trim().toLowerCase();
       }),
   );
 }
@@ -52,7 +56,10 @@ export function acknowledged(h: History, episode: Episode, now: number): boolean
 export function heardBy(h: History, episode: Episode): Set<string> {
   const out = new Set<string>();
   for (const message of h.messages) {
-    if (message.kind === 'ack' || message.kind === 'recap') continue;
+    // Rule 6 names the rule's telling and the escalation's; a handover or a recap is neither.
+    if (message.kind === 'ack' || message.kind === 'recap' || message.kind === 'handover') {
+      continue;
+    }
     if (message.lines.some((line) => line.episode === episode.id && line.status === 'firing')) {
       out.add(message.channel);
     }

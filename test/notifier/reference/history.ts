@@ -62,8 +62,11 @@ export interface Line {
 export interface ModelMessage {
   readonly at: number;
   readonly channel: string;
-  /** `recap`: the SMS cap's digest, retelling what was emailed. */
-  readonly kind: 'alerts' | 'digest' | 'escalation' | 'ack' | 'recap';
+  /**
+   * `recap`: the SMS cap's digest, retelling what was emailed; `handover`: what a channel gone
+   * from the rules file held, told to `health.notify`.
+   */
+  readonly kind: 'alerts' | 'digest' | 'escalation' | 'ack' | 'recap' | 'handover';
   readonly lines: readonly Line[];
   /** For `alerts`: the group; for `escalation`: the step. */
   readonly group?: string;

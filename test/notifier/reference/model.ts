@@ -1,5 +1,5 @@
 import type { PersonAction } from '../../../shared/notifier/people';
-import type { Config } from '../../../shared/types/config';
+import type { Config, Severity } from '../../../shared/types/config';
 import { channelStep, type StepContext } from './channel';
 import { acknowledged, activeAt, heardBy, isOpen, linesOf, ruleOf, silenced } from './facts';
 import {
@@ -28,6 +28,8 @@ class Step implements StepContext {
   readonly out: ModelMessage[] = [];
   /** Escalation messages of this step, by channel and step. */
   readonly escalations = new Map<string, ModelMessage>();
+  /** What channels gone from the rules file held, for `health.notify`, this tick. */
+  readonly handovers: ModelMessage[] = [];
 
   constructor(
     readonly h: History,
@@ -35,7 +37,14 @@ class Step implements StepContext {
     readonly now: number,
   ) {}
 
-  route(channel: string, episode: Episode, status: Item['status'], at: number, more = {}) {
+  /** An event to a channel, at the severity the engine gave it (the firing's, by default). */
+  route(
+    channel: string,
+    episode: Episode,
+    status: Item['status'],
+    at: number,
+    more: Partial<Pick<Item, 'first' | 'escalation' | 'severity'>> = {},
+  ) {
     if (this.config.channels[channel] === undefined) return;
     const severity = episode.severity;
     this.h.items.push({
@@ -51,13 +60,22 @@ class Step implements StepContext {
     });
   }
 
-  /** A new rules file: rules gone end their firings; channels gone hand over what they held. */
-  changeRules(previous: Config): void {
+  /**
+   * Firings of a rule the rules file no longer has end, told resolved to the channels that heard
+   * them, when the engine next evaluates their source under the new file (rule 8).
+   */
+  retire(polls: readonly { readonly source: string; readonly at: number }[], since: number): void {
     for (const episode of this.h.episodes) {
       if (!isOpen(episode) || ruleOf(this.config, episode.rule) !== undefined) continue;
-      if (ruleOf(previous, episode.rule) === undefined) continue;
-      this.close(episode, 'removed', this.now);
+      const poll = polls.find(
+        (item) => item.source === episode.source && item.at >= since && item.at <= this.now,
+      );
+      if (poll !== undefined) this.close(episode, 'removed', poll.at);
     }
+  }
+
+  /** A channel gone from the rules file hands what it held to `health.notify` (rule 8). */
+  changeChannels(previous: Config): void {
     for (const name of Object.keys(previous.channels)) {
       if (this.config.channels[name] !== undefined) continue;
       const held = this.h.items.filter(
@@ -69,10 +87,10 @@ class Step implements StepContext {
       if (held.length === 0) continue;
       for (const item of held) item.fate = { how: 'told', at: this.now };
       for (const target of this.config.health.notify) {
-        this.send({
+        this.handovers.push({
           at: this.now,
           channel: target,
-          kind: 'digest',
+          kind: 'handover',
           lines: linesOf(held),
           sms: false,
         });
@@ -85,6 +103,7 @@ class Step implements StepContext {
     how: 'resolve' | 'end' | 'removed',
     at: number,
     channels: readonly string[] = [],
+    severity: Severity = episode.severity,
   ) {
     episode.closed = { seenAt: this.now, at, how };
     // Held by a group or deferred by active hours, not told yet.
@@ -101,7 +120,7 @@ class Step implements StepContext {
     const targets = new Set(waiting);
     if (how !== 'end') for (const name of heardBy(this.h, episode)) targets.add(name);
     if (how === 'resolve') for (const name of channels) targets.add(name);
-    for (const name of targets) this.route(name, episode, 'resolved', at);
+    for (const name of targets) this.route(name, episode, 'resolved', at, { severity });
   }
 
   act(action: PersonAction): void {
@@ -150,10 +169,19 @@ class Step implements StepContext {
     if (event.kind === 'repeat') {
       open.firings.push(event.at);
       if (acknowledged(h, open, now)) h.muted.push({ episode: open, at: now, why: 'acknowledged' });
-      else for (const name of channels) this.route(name, open, 'firing', event.at);
+      else {
+        const { severity } = event;
+        for (const name of channels) this.route(name, open, 'firing', event.at, { severity });
+      }
       return;
     }
-    this.close(open, event.kind, event.at, channels);
+    this.close(
+      open,
+      event.kind,
+      event.at,
+      channels,
+      event.kind === 'end' ? open.severity : event.severity,
+    );
   }
 
   /** A call to `ack.did`: the caller's channels' firing alerts, acknowledged and confirmed. */
@@ -301,7 +329,7 @@ export function runModel(concrete: Concrete): History {
   for (const now of concrete.ticks) {
     const config = configAt(concrete, now);
     const step = new Step(h, config, now);
-    if (previous !== undefined && previous !== config) step.changeRules(previous);
+    if (previous !== undefined && previous !== config) step.changeChannels(previous);
     previous = config;
     for (let item = concrete.actions[nextAction]; item !== undefined && item.at <= now; ) {
       step.act(item.action);
@@ -313,6 +341,8 @@ export function runModel(concrete: Concrete): History {
       nextEvent += 1;
       event = concrete.events[nextEvent];
     }
+    const since = concrete.configs.find((item) => item.config === config)?.fromMs ?? now;
+    step.retire(concrete.polls, since);
     step.tellAgain();
     step.escalate();
     for (const channel of Object.values(config.channels)) channelStep(step, channel);

@@ -129,6 +129,8 @@ export interface Concrete {
   readonly actions: readonly { readonly at: number; readonly action: PersonAction }[];
   /** When the notifier runs. */
   readonly ticks: readonly number[];
+  /** When the engine evaluated each source. */
+  readonly polls: readonly { readonly source: SourceName; readonly at: number }[];
 }
 
 export function configAt(concrete: Concrete, atMs: number): Config {
@@ -201,12 +203,14 @@ export function concretise(timeline: Timeline): Concrete {
       config: readRulesFile(timeline.change.file),
     });
   }
-  const concrete0: Concrete = { configs, events: [], actions: [], ticks: [] };
+  const concrete0: Concrete = { configs, events: [], actions: [], ticks: [], polls: [] };
+  const polls: { source: SourceName; at: number }[] = [];
   const states: Partial<Record<SourceName, SourceState>> = {};
   const events: EngineEvent[] = [];
   const poll = (source: SourceName, minute: number, records: ApiRecord[]) => {
     const atMs = START + minute * MINUTE;
     const config = configAt(concrete0, atMs);
+    polls.push({ source, at: atMs });
     const before = firingKeys(states[source]);
     const result = evaluate(config, source, ok(...records), atMs, states[source]);
     states[source] = result.state;
@@ -281,7 +285,7 @@ export function concretise(timeline: Timeline): Concrete {
   );
   const hourly = START + Math.ceil((end + 2 * HOUR - START) / HOUR) * HOUR;
   for (let at = hourly; hours && at <= end + TRAILING_MS; at += HOUR) ticks.push(at);
-  return { configs, events, actions, ticks };
+  return { configs, events, actions, ticks, polls };
 }
 
 /**

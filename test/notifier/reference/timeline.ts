@@ -272,8 +272,8 @@ function spellsArb(on: ReadonlySet<Feature>, minutes: number): fc.Arbitrary<Spel
       if (same.length > 0 && !on.has('refire')) continue;
       if (same.some((other) => spell.from < other.to + 1)) continue;
       // Without `regroup`, no alert starts soon after one ended: a group a resolution just
-      // emptied never meets a newcomer.
-      const soon = (other: Spell) => other.to <= spell.from && spell.from < other.to + 15;
+      // emptied never meets a newcomer (its resolution may wait `wait` and an interval).
+      const soon = (other: Spell) => other.to <= spell.from && spell.from < other.to + 25;
       if (!on.has('regroup') && kept.some(soon)) continue;
       kept.push(spell);
     }
@@ -289,7 +289,8 @@ function actionsArb(on: ReadonlySet<Feature>, minutes: number): fc.Arbitrary<Act
       ? fc.oneof(
           fc.constantFrom(...RULES).map((rule) => ({ rule })),
           fc.constantFrom('warning', 'critical').map((severity) => ({ severity })),
-          fc.constantFrom('a', 'b', 'A').map((id) => ({ call_id: id })),
+          // Call ids as the rules read text: `RB` is the alert `rb` (contract 6.1 rule 5).
+          fc.constantFrom('ra', 'RB', 'sa').map((id) => ({ call_id: id })),
         )
       : fc.oneof(
           fc.constantFrom(...RULES).map((rule) => ({ rule })),
