@@ -89,6 +89,12 @@ const WITH_ARGUMENTS = {
   (options: CliOptions, io: Io, args: readonly string[]) => Promise<number>
 >;
 
+/** Every `telealert` subcommand (the rehearsal offers those that exist). */
+export const COMMAND_NAMES: readonly string[] = [
+  ...Object.keys(COMMANDS),
+  ...Object.keys(WITH_ARGUMENTS),
+];
+
 function isCommand(name: string): name is keyof typeof COMMANDS {
   return Object.hasOwn(COMMANDS, name);
 }

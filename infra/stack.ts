@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TelealertAlerting, type TelealertAlertingProps } from './alerting';
 import { acknowledgeNagFindings } from './nag';
+import { OperatorPolicy } from './operator';
 
 export interface TelealertStackProps extends StackProps {
   /** Everything the construct takes; `configFile` at least. */
@@ -33,6 +34,12 @@ export class TelealertStack extends Stack {
     new CfnOutput(this, 'TableName', {
       description: 'DynamoDB table with alert state and owed notifications',
       value: this.alerting.table.tableName,
+    });
+    const operators = new OperatorPolicy(this, 'Operators', { table: this.alerting.table });
+    new CfnOutput(this, 'OperatorPolicyArn', {
+      description:
+        'Managed policy for the people who run `telealert alerts|silence|ack --stack`: attach it to their role or group',
+      value: operators.policy.managedPolicyArn,
     });
     const dashboardName = this.alerting.dashboard.dashboard.dashboardName;
     new CfnOutput(this, 'DashboardUrl', {

@@ -65,6 +65,11 @@ export interface RunningSimulator {
   setFault(endpoint: Endpoint, fault: Fault | undefined): void;
   /** Accepts a new token from now on (the old one gets 403), as after a rotation. */
   setToken(token: string): void;
+  /**
+   * Starts the scenario over as if it had begun at `startMs` (the clock is untouched): a caller
+   * that learns only later when its polls begin places them where the scenario is interesting.
+   */
+  restartScenario(startMs: number): void;
   readonly requests: readonly RecordedRequest[];
 }
 
@@ -95,7 +100,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const zone = options.zone ?? DEFAULT_ZONE;
   assertTimeZone(zone);
   const clock = options.clock ?? systemClock;
-  const run: ScenarioRun = { scenario, startMs: clock.now(), seed: options.seed ?? 1, zone };
+  let run: ScenarioRun = { scenario, startMs: clock.now(), seed: options.seed ?? 1, zone };
   let token = options.token ?? DEFAULT_TOKEN;
   const faults = new FaultBoard(options.faults);
   const requests: RecordedRequest[] = [];
@@ -255,6 +260,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     setFault: (endpoint, fault) => faults.set(endpoint, fault),
     setToken: (next) => {
       token = next;
+    },
+    restartScenario: (startMs) => {
+      run = { ...run, startMs };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,7 +1,8 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { CdkCommandError } from './errors';
 import { ACCOUNT, type MotoServer, REGION } from './moto';
+import type { Teardown } from './teardown';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const CDK = join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
@@ -16,18 +17,45 @@ function cleanEnvironment(extra: Readonly<Record<string, string>> = {}): NodeJS.
   return { ...env, ...extra };
 }
 
-function cdk(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * Runs the CDK CLI in a process group of its own: a Ctrl-C in the terminal reaches the rehearsal
+ * alone, which stops the CLI through `teardown` (a CLI killed by the terminal's signal would
+ * read as a failed deploy). Without `teardown` it is stopped with the calling process.
+ */
+function cdk(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  teardown?: Teardown,
+): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    execFile(
-      CDK,
-      [command, ...args],
-      { cwd: REPO_ROOT, env, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const output = `${stdout}${stderr}`;
-        if (error) reject(new CdkCommandError(command, output, { cause: error }));
-        else resolvePromise(output);
-      },
-    );
+    const child = spawn(CDK, [command, ...args], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: teardown !== undefined,
+    });
+    const release = teardown?.addProcess(`cdk ${command}`, child);
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      if (output.length < MAX_OUTPUT) output += chunk.toString();
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    child.once('error', (error) => {
+      release?.forget();
+      reject(new CdkCommandError(command, output, { cause: error }));
+    });
+    child.once('close', (code, signal) => {
+      release?.forget();
+      if (code === 0) resolvePromise(output);
+      else {
+        const cause = new Error(`exit ${code ?? signal}`);
+        reject(new CdkCommandError(command, output, { cause }));
+      }
+    });
   });
 }
 
@@ -35,11 +63,12 @@ function cdk(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
  * `cdk synth -q` as a user runs it (cdk.json, offline: no AWS setting of the machine counts),
  * with the rules file from `-c config=`, into `outdir`.
  */
-export function synth(configFile: string, outdir: string): Promise<string> {
+export function synth(configFile: string, outdir: string, teardown?: Teardown): Promise<string> {
   return cdk(
     'synth',
     ['-q', '-o', outdir, '-c', `config=${resolve(configFile)}`],
     cleanEnvironment(),
+    teardown,
   );
 }
 
@@ -47,11 +76,16 @@ export function synth(configFile: string, outdir: string): Promise<string> {
  * `cdk bootstrap` of moto's account and region, with the CLI's own bootstrap template. Given the
  * synthesized assembly, so the CLI does not synthesize the app again to find its environments.
  */
-export function bootstrap(moto: MotoServer, assembly: string): Promise<string> {
+export function bootstrap(
+  moto: MotoServer,
+  assembly: string,
+  teardown?: Teardown,
+): Promise<string> {
   return cdk(
     'bootstrap',
     ['--app', assembly, `aws://${ACCOUNT}/${REGION}`],
     cleanEnvironment(moto.environment),
+    teardown,
   );
 }
 
@@ -60,7 +94,7 @@ export function bootstrap(moto: MotoServer, assembly: string): Promise<string> {
  * when the CLI deletes its previous change set), and without the previous parameters (moto keeps
  * none the CLI could reuse).
  */
-export function deploy(moto: MotoServer, assembly: string): Promise<string> {
+export function deploy(moto: MotoServer, assembly: string, teardown?: Teardown): Promise<string> {
   return cdk(
     'deploy',
     [
@@ -73,14 +107,16 @@ export function deploy(moto: MotoServer, assembly: string): Promise<string> {
       STACK_NAME,
     ],
     cleanEnvironment(moto.environment),
+    teardown,
   );
 }
 
 /** `cdk destroy` of the assembly's stack, without asking. */
-export function destroy(moto: MotoServer, assembly: string): Promise<string> {
+export function destroy(moto: MotoServer, assembly: string, teardown?: Teardown): Promise<string> {
   return cdk(
     'destroy',
     ['--app', assembly, '--force', STACK_NAME],
     cleanEnvironment(moto.environment),
+    teardown,
   );
 }

@@ -8,6 +8,7 @@ import {
   PythonMissingError,
   RehearsalError,
 } from './errors';
+import type { Teardown } from './teardown';
 
 /** The launcher: moto's server with the CloudFormation models the stack needs (see its header). */
 export const MOTO_LAUNCHER = join(import.meta.dirname, 'moto_server.py');
@@ -33,6 +34,8 @@ export interface MotoServer {
 export interface StartMotoOptions {
   /** @default process.env.MOTO_PYTHON ?? 'python3' */
   readonly python?: string;
+  /** Where the server is registered the moment it is spawned, so a Ctrl-C finds it. */
+  readonly teardown?: Teardown;
 }
 
 async function freePort(): Promise<number> {
@@ -94,8 +97,17 @@ export async function startMoto(options: StartMotoOptions = {}): Promise<MotoSer
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
-  const killOnExit = () => child.kill('SIGKILL');
+  const killGroup = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  const killOnExit = () => killGroup('SIGKILL');
   process.once('exit', killOnExit);
+  const unregister = options.teardown?.addProcess('moto', child);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -104,8 +116,9 @@ export async function startMoto(options: StartMotoOptions = {}): Promise<MotoSer
   try {
     await waitUntilUp(endpoint, child);
   } catch (error) {
-    child.kill('SIGKILL');
+    killGroup('SIGKILL');
     process.off('exit', killOnExit);
+    unregister?.forget();
     const reason = error instanceof RehearsalError ? error.message : String(error);
     throw new MotoStartError(`${reason}\n${stderr.trim()}`, { cause: error });
   }
@@ -126,9 +139,10 @@ export async function startMoto(options: StartMotoOptions = {}): Promise<MotoSer
     },
     async stop() {
       process.off('exit', killOnExit);
+      unregister?.forget();
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      killGroup('SIGTERM');
       await exited;
     },
   };

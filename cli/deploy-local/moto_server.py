@@ -32,6 +32,8 @@ install line rather than deploying something different.
 """
 
 import json
+import os
+import signal
 import sys
 from typing import Any
 
@@ -419,6 +421,10 @@ def main() -> None:
     from werkzeug.serving import run_simple
 
     host, port = sys.argv[1], int(sys.argv[2])
+    # Stopped by its caller (SIGTERM) or a Ctrl-C that reached it: leave at once, quietly (no
+    # KeyboardInterrupt traceback in the user's terminal; the state is in memory only).
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, lambda *_: os._exit(0))
     run_simple(host, port, DomainDispatcherApplication(create_backend_app), threaded=False)
 
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
@@ -7,32 +7,46 @@ import { loadConfigFile } from '../../shared/config/load';
 import { readRulesText } from '../../shared/config/validate';
 import { ManualClock } from '../../simulator/clock';
 import { SPIKE_OFFSET_MS } from '../../simulator/scenarios/busy-evening';
-import { type RunningSimulator, startSimulator } from '../../simulator/server';
+import { startSimulator } from '../../simulator/server';
 import { bootstrap, deploy, destroy, STACK_NAME, synth } from './cdk';
 import { RehearsalError } from './errors';
 import { loadDeployedHandler, scheduledEvent } from './handlers';
+import { type KeptFunction, keepRunning, practiceLines, rateMs } from './keep';
 import { listenToSubscriptions } from './listen';
-import { ACCOUNT, checkMoto, type MotoServer, REGION, startMotoAlongside } from './moto';
+import { ACCOUNT, checkMoto, REGION, startMotoAlongside } from './moto';
 import { readDeployedStack, stackOutputs } from './stack';
 import { StreamMapping } from './stream';
 import { describeDelivery, describeStack } from './summary';
+import type { Teardown } from './teardown';
 
 const SIMULATOR_TOKEN = 'rehearsal-token';
-/** Where the rehearsal's one poll looks: the busy evening's first spike, calls still ringing. */
-const SCENARIO_POSITION_MS = SPIKE_OFFSET_MS + 90_000;
+/**
+ * Where the first poll looks: the busy evening's first spike, its calls ringing for 100-130 s
+ * (past `call-ringing-too-long`'s 90 s) and for at least 20 s more.
+ */
+const SCENARIO_POSITION_MS = SPIKE_OFFSET_MS + 130_000;
 
 export interface RehearsalOptions {
   /** The user's rules file. */
   readonly configFile: string;
   readonly stdout: (text: string) => void;
-  /** Aborted by Ctrl-C: the rehearsal stops what it does, then destroys and stops moto. */
-  readonly stopSignal: AbortSignal;
+  /**
+   * Holds everything the rehearsal starts or makes, from the moment it exists: a Ctrl-C at any
+   * point releases it all (main.ts) while the rehearsal is abandoned where it stands.
+   */
+  readonly teardown: Teardown;
+  /** Leave the stack deployed and running on its schedules until Ctrl-C (`--keep`). */
+  readonly keep?: boolean;
+  /** The `telealert` subcommands, for the commands `--keep` offers to try. */
+  readonly commands?: readonly string[];
 }
 
 /** Thrown when Ctrl-C stopped the rehearsal (after it cleaned up). */
 export class RehearsalStoppedError extends RehearsalError {
   constructor() {
-    super('stopped by Ctrl-C; the stack was destroyed and moto stopped');
+    super(
+      'stopped by Ctrl-C; moto (and the stack deployed on it), the simulator and the temp folder are gone',
+    );
     this.name = 'RehearsalStoppedError';
   }
 }
@@ -54,63 +68,49 @@ function rulesForSimulator(text: string, baseUrl: string): string {
 /**
  * `npm run deploy:local`: moto and the API simulator on loopback, `cdk bootstrap` and
  * `cdk deploy` of the user's rules (pointed at the simulator), a summary of what was created,
- * one scheduled run of each function's deployed code in this process with the messages its
- * subscribers would get, then `cdk destroy` and moto stopped, also after a failure or Ctrl-C.
+ * then either one scheduled run of each function's deployed code in this process with the
+ * messages its subscribers would get and `cdk destroy`, or (`keep`) the functions on their
+ * schedules until Ctrl-C. Whatever happens, what it started is stopped: by this function when it
+ * ends, by `teardown` (main.ts) on Ctrl-C.
  */
 export async function rehearse(options: RehearsalOptions): Promise<void> {
-  const { stdout, stopSignal } = options;
-  const checkStop = () => {
-    if (stopSignal.aborted) throw new RehearsalStoppedError();
-  };
+  const { stdout, teardown } = options;
   // Fails before anything starts, with the install line, when Python or moto is missing.
   checkMoto(process.env.MOTO_PYTHON ?? 'python3');
   const rules = loadConfigFile(options.configFile);
   const directory = await mkdtemp(join(tmpdir(), 'telealert-deploy-local-'));
-  let moto: MotoServer | undefined;
-  let simulator: RunningSimulator | undefined;
-  let assembly: string | undefined;
-  const forceQuit = () => {
-    stdout('Stopping at once: moto is killed, nothing is left on this machine but temp files.\n');
-    process.exit(130);
-  };
-  const onStop = () => {
-    stdout(
-      '\nCtrl-C: stopping after this step, then destroying the stack (Ctrl-C again to quit).\n',
-    );
-    process.once('SIGINT', forceQuit);
-  };
-  stopSignal.addEventListener('abort', onStop, { once: true });
+  const folder = teardown.addFolder(directory);
+  const clock = new ManualClock(Date.now());
+  const simulator = await startSimulator({
+    port: 0,
+    scenario: 'busy-evening',
+    token: SIMULATOR_TOKEN,
+    clock,
+    zone: rules.timezone,
+  });
+  // The simulator's clock is the wall clock, as the deployed functions' is.
+  const follow = setInterval(() => clock.set(Date.now()), 250);
+  follow.unref();
+  const simulated = teardown.add('the API simulator', async () => {
+    clearInterval(follow);
+    await simulator.close();
+  });
+  const configFile = join(directory, basename(options.configFile));
+  await writeFile(configFile, rulesForSimulator(readRulesText(options.configFile), simulator.url));
+  const assembly = join(directory, 'cdk.out');
+  stdout(
+    `telealert deploy:local: a rehearsal of \`cdk deploy\` on moto; no AWS account is used.\n` +
+      `  rules: ${options.configFile} (api.baseUrl -> the simulator at ${simulator.url})\n`,
+  );
+
+  let started = Date.now();
+  const [moto] = await startMotoAlongside(synth(configFile, assembly, teardown), { teardown });
+  moto.applyEnv();
+  stdout(`ok  moto on ${moto.endpoint}, cdk synth (${seconds(started)})\n`);
   try {
-    const clock = new ManualClock(Date.now() - SCENARIO_POSITION_MS);
-    simulator = await startSimulator({
-      port: 0,
-      scenario: 'busy-evening',
-      token: SIMULATOR_TOKEN,
-      clock,
-      zone: rules.timezone,
-    });
-    clock.set(Date.now());
-    const configFile = join(directory, basename(options.configFile));
-    await writeFile(
-      configFile,
-      rulesForSimulator(readRulesText(options.configFile), simulator.url),
-    );
-    assembly = join(directory, 'cdk.out');
-    stdout(
-      `telealert deploy:local: a rehearsal of \`cdk deploy\` on moto; no AWS account is used.\n` +
-        `  rules: ${options.configFile} (api.baseUrl -> the simulator at ${simulator.url})\n`,
-    );
-
-    let started = Date.now();
-    [moto] = await startMotoAlongside(synth(configFile, assembly));
-    moto.applyEnv();
-    stdout(`ok  moto on ${moto.endpoint}, cdk synth (${seconds(started)})\n`);
-    checkStop();
-
     started = Date.now();
-    await bootstrap(moto, assembly);
+    await bootstrap(moto, assembly, teardown);
     stdout(`ok  cdk bootstrap aws://${ACCOUNT}/${REGION} (${seconds(started)})\n`);
-    checkStop();
 
     const ssm = new SSMClient({});
     try {
@@ -127,20 +127,14 @@ export async function rehearse(options: RehearsalOptions): Promise<void> {
     stdout(`ok  API token put in ${rules.api.tokenParameter} (SSM SecureString)\n`);
 
     started = Date.now();
-    await deploy(moto, assembly);
+    await deploy(moto, assembly, teardown);
     stdout(`ok  cdk deploy ${STACK_NAME} (${seconds(started)})\n\n`);
-    checkStop();
 
     const stack = await readDeployedStack(STACK_NAME);
     stdout(describeStack(stack));
-    checkStop();
 
-    stdout(
-      '\nOne scheduled run of each function, its deployed code run here against the simulator\n',
-    );
     const listeners = await listenToSubscriptions(stack.topics, 'deploy-local-listener');
     const code = join(directory, 'code');
-    const server = moto;
     // What the notifier's stream mapping does on AWS, which moto cannot: a poller's commit
     // invokes the notifier with the records its filter keeps.
     const streamed = stack.functions.flatMap((fn) =>
@@ -149,7 +143,7 @@ export async function rehearse(options: RehearsalOptions): Promise<void> {
     const mappings = await Promise.all(
       streamed.map(async ({ fn, source }) => ({
         fn,
-        handler: await loadDeployedHandler(server, fn, code, { quiet: true }),
+        handler: await loadDeployedHandler(moto, fn, code, { quiet: true }),
         stream: await StreamMapping.open({
           streamArn: source.arn,
           ...(source.filters ? { filters: source.filters } : {}),
@@ -157,12 +151,30 @@ export async function rehearse(options: RehearsalOptions): Promise<void> {
         }),
       })),
     );
-    for (const fn of stack.functions) {
-      checkStop();
-      const handler = await loadDeployedHandler(moto, fn, code, { quiet: true });
-      clock.set(Date.now());
-      const summary = await handler.invoke(scheduledEvent(fn, Date.now()));
-      stdout(`  ${fn.name}: ${JSON.stringify(summary)}\n`);
+    const handlers = await Promise.all(
+      stack.functions.map((fn) => loadDeployedHandler(moto, fn, code, { quiet: true })),
+    );
+    // However long the deploy took, the first poll sees the busy evening's first spike.
+    simulator.restartScenario(Date.now() - SCENARIO_POSITION_MS);
+
+    if (options.keep) {
+      stdout(practiceLines(moto, options.commands ?? []));
+      const functions: KeptFunction[] = handlers.map((handler) => ({
+        handler,
+        everyMs: rateMs(handler.fn.schedules.find((s) => s.state !== 'DISABLED')?.expression),
+        queueUrl: handler.fn.eventSources.some((s) => s.arn.startsWith('arn:aws:sqs:'))
+          ? handler.environment.TELEALERT_SAMPLE_QUEUE_URL
+          : undefined,
+      }));
+      await keepRunning({ stack, functions, mappings, listeners, stdout });
+    }
+
+    stdout(
+      '\nOne scheduled run of each function, its deployed code run here against the simulator\n',
+    );
+    for (const handler of handlers) {
+      const summary = await handler.invoke(scheduledEvent(handler.fn, Date.now()));
+      stdout(`  ${handler.fn.name}: ${JSON.stringify(summary)}\n`);
       for (const mapping of mappings) {
         const rounds = await mapping.stream.deliver((event) => mapping.handler.invoke(event));
         for (const round of rounds) {
@@ -177,24 +189,20 @@ export async function rehearse(options: RehearsalOptions): Promise<void> {
     }
     await listeners.close();
     for (const mapping of mappings) mapping.stream.close();
+    if ((await stackOutputs(STACK_NAME)) !== undefined) {
+      started = Date.now();
+      await destroy(moto, assembly, teardown);
+      stdout(
+        `\nok  cdk destroy ${STACK_NAME} (${seconds(started)}); kept, as on AWS: the state ` +
+          'table and the log groups (their removal policy is RETAIN)\n',
+      );
+    }
   } finally {
-    stopSignal.removeEventListener('abort', onStop);
-    try {
-      if (moto && assembly && (await stackOutputs(STACK_NAME)) !== undefined) {
-        const started = Date.now();
-        await destroy(moto, assembly);
-        stdout(
-          `\nok  cdk destroy ${STACK_NAME} (${seconds(started)}); kept, as on AWS: the state ` +
-            'table and the log groups (their removal policy is RETAIN)\n',
-        );
-      }
-    } finally {
-      await moto?.stop();
-      await simulator?.close();
-      await rm(directory, { recursive: true, force: true });
-      process.off('SIGINT', forceQuit);
+    if (!teardown.stopping) {
+      await moto.stop();
+      await simulated.release();
+      await folder.release();
       stdout('ok  moto and the simulator stopped\n');
     }
   }
-  checkStop();
 }

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const MAIN = join(REPO_ROOT, 'cli', 'deploy-local', 'main.ts');
+const BIN = join(REPO_ROOT, 'cli', 'bin.js');
 let directory: string;
 
 interface Finished {
@@ -35,6 +38,139 @@ function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   for (const name of Object.keys(env)) if (name.startsWith('AWS_')) delete env[name];
   return env;
+}
+
+interface Interrupted extends Finished {
+  /** The temp folder the run was given (TMPDIR): what it made there must be gone. */
+  readonly tmp: string;
+  /** moto's port, from the run's output. */
+  readonly motoPort: number | undefined;
+}
+
+interface Ran extends Finished {
+  readonly line: string;
+}
+
+/**
+ * Runs the rehearsal with a temp folder of its own, sends it SIGINT (as a terminal's Ctrl-C)
+ * once its output has `after` and `before` (work to do while it runs) is done, and waits for it
+ * to exit.
+ */
+async function interruptedRun(
+  args: string[],
+  after: string | RegExp,
+  before: (stdout: string) => Promise<unknown> = async () => {},
+): Promise<Interrupted> {
+  const tmp = await mkdtemp(join(directory, 'tmp-'));
+  // As `npm run deploy:local` runs it: node with tsx's loader, no wrapper process between the
+  // signal and the rehearsal (tsx's CLI kills a child that does not answer a relayed signal
+  // within 30 ms, which a busy machine misses).
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    cwd: REPO_ROOT,
+    env: environment({ TMPDIR: tmp }),
+  });
+  let seen = '';
+  const interrupt = (chunk: Buffer) => {
+    seen += chunk.toString();
+    if (typeof after === 'string' ? !seen.includes(after) : !after.test(seen)) return;
+    child.stdout?.off('data', interrupt);
+    void before(seen).finally(() => child.kill('SIGINT'));
+  };
+  child.stdout?.on('data', interrupt);
+  // What `after` waits for may never come: then the run is stopped all the same, and the
+  // assertions say what it printed instead of the test timing out.
+  const deadline = setTimeout(() => child.kill('SIGINT'), 420_000);
+  const run = await finished(child);
+  clearTimeout(deadline);
+  const port = /moto on http:\/\/localhost:(\d+)/.exec(run.stdout)?.[1];
+  return { ...run, tmp, motoPort: port === undefined ? undefined : Number(port) };
+}
+
+/** Processes (not zombies) whose environment holds `marker`: the run's and its children's. */
+function processesWith(marker: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) continue;
+      if (!readFileSync(`/proc/${pid}/environ`, 'utf8').includes(marker)) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePromise(true);
+    });
+    socket.once('error', () => resolvePromise(false));
+  });
+}
+
+async function expectNothingLeft(run: Interrupted): Promise<void> {
+  expect(processesWith(`TMPDIR=${run.tmp}`)).toEqual([]);
+  if (run.motoPort !== undefined) expect(await listening(run.motoPort)).toBe(false);
+  // What the runtime keeps between runs by design (tsx's and node's compile caches) may stay.
+  const caches = /^(tsx-\d+|node-compile-cache)$/;
+  expect(readdirSync(run.tmp).filter((name) => !caches.test(name))).toEqual([]);
+}
+
+/**
+ * docs/operations.md's \`npx telealert ... --stack\` commands, run as an operator would from
+ * another shell with the exports the kept rehearsal printed. The runbook's examples name a
+ * silence id and times of their own: the id becomes one this stack has.
+ */
+async function runbookCommands(stdout: string): Promise<Ran[]> {
+  const endpoint = /export AWS_ENDPOINT_URL=(\S+)/.exec(stdout)?.[1] ?? '';
+  const env = environment({
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'testing',
+    AWS_SECRET_ACCESS_KEY: 'testing',
+  });
+  const runbook = readFileSync(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+  const lines = runbook
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/^`|`\.?$/g, '')
+        .replace(/\s+#.*$/, '')
+        .trim(),
+    )
+    .filter((line) => line.startsWith('npx telealert ') && line.includes('--stack "$STACK"'));
+  const ran: Ran[] = [];
+  for (const line of lines) {
+    let args = shellWords(line.replace('npx telealert ', '').replaceAll('"$STACK"', 'Telealert'));
+    if (args[0] === 'silence' && args[1] === 'expire') {
+      const list = ran.find((r) => r.line.includes('silence list --json'));
+      const id = /"id":"([^"]+)"/.exec(list?.stdout ?? '')?.[1] ?? 'none';
+      args = ['silence', 'expire', id, '--stack', 'Telealert'];
+    }
+    if (args.includes('--until')) {
+      const at = args.indexOf('--until');
+      args.splice(at, 2, '--for', '10h');
+    }
+    const result = await finished(
+      spawn(process.execPath, [BIN, ...args, '--by', 'runbook-test'], { cwd: REPO_ROOT, env }),
+    );
+    ran.push({ ...result, line });
+  }
+  return ran;
+}
+
+/** Splits a command line as a POSIX shell would, for the quoting the runbook uses. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const match of line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) {
+    words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  }
+  return words;
 }
 
 beforeAll(async () => {
@@ -93,30 +229,56 @@ describe('npm run deploy:local', () => {
     expect(out).toMatch(/-> finance email finance@example\.com: \S/);
     expect(out).toContain('ok  cdk destroy Telealert');
     expect(out).toContain('ok  moto and the simulator stopped');
-  });
+  }, 600_000);
 
-  it('on Ctrl-C, finishes the step it is in, destroys the stack and stops moto', async () => {
-    // tsx directly: the signal must reach the rehearsal, not an npm wrapper around it.
-    const child = spawn(TSX, [MAIN, '--config', 'telealert.yaml'], {
-      cwd: REPO_ROOT,
-      env: environment(),
-    });
-    let seen = '';
-    const interrupt = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (!seen.includes('ok  cdk deploy Telealert')) return;
-      // Once: a second Ctrl-C quits at once.
-      child.stdout?.off('data', interrupt);
-      child.kill('SIGINT');
-    };
-    child.stdout?.on('data', interrupt);
-    const run = await finished(child);
+  it.each([
+    ['while moto starts and the app is synthesized', 'telealert deploy:local: a rehearsal'],
+    ['while `cdk deploy` runs', 'ok  cdk bootstrap'],
+  ])(
+    'on Ctrl-C %s, stops at once and leaves no process, port or temp folder',
+    async (_, after) => {
+      const run = await interruptedRun(['--config', 'telealert.yaml'], after);
+      expect(run.code).toBe(130);
+      expect(run.stderr).toBe('deploy:local: stopped by Ctrl-C; nothing is left running\n');
+      expect(run.stdout).toContain('ok  moto and the simulator stopped, the temp folder removed');
+      expect(run.stdout).not.toContain('Rehearsal done');
+      await expectNothingLeft(run);
+    },
+    600_000,
+  );
+
+  it('--keep leaves the stack running on its schedules, the runbook works on it, and Ctrl-C tears it all down', async () => {
+    let commands: Promise<Ran[]> | undefined;
+    const run = await interruptedRun(
+      ['--config', 'telealert.yaml', '--keep'],
+      / oncall sms \+15550100: /,
+      (stdout) => {
+        commands ??= runbookCommands(stdout);
+        return commands;
+      },
+    );
     expect(run.code).toBe(130);
-    expect(run.stderr).toContain('stopped by Ctrl-C');
-    expect(run.stdout).toContain('ok  cdk destroy Telealert');
-    expect(run.stdout).toContain('ok  moto and the simulator stopped');
-    expect(run.stdout).not.toContain('Rehearsal done');
-  });
+    expect(run.stdout).toContain('The stack stays deployed on moto until Ctrl-C');
+    expect(run.stdout).toMatch(
+      /export AWS_ENDPOINT_URL=http:\/\/localhost:\d+ AWS_REGION=us-east-1/,
+    );
+    // The functions on their schedules: the live calls poller's queued samples too.
+    expect(run.stdout).toMatch(/\d\d:\d\d:\d\d {2}schedule live_calls: \d+ records/);
+    expect(run.stdout).toMatch(/\d\d:\d\d:\d\d {2}schedule payments: \d+ records/);
+    expect(run.stdout).toMatch(/stream -> notifier: \d+ events taken, [1-9]\d* messages published/);
+    expect(run.stdout).toMatch(/\d\d:\d\d:\d\d {2}-> oncall sms \+15550100: \S/);
+    // Every `npx telealert ... --stack` command of the runbook, run against the kept stack.
+    const ran = await (commands ?? Promise.resolve([]));
+    expect(ran.length).toBeGreaterThanOrEqual(10);
+    for (const command of ran) {
+      expect({ command: command.line, code: command.code, stderr: command.stderr }).toMatchObject({
+        code: 0,
+      });
+    }
+    const alerts = ran.find((c) => c.line.startsWith('npx telealert alerts --stack'));
+    expect(alerts?.stdout).toMatch(/call-ringing-too-long|too-many-ringing/);
+    await expectNothingLeft(run);
+  }, 600_000);
 
   it('says how to install moto when Python is missing, before starting anything', async () => {
     const run = await finished(

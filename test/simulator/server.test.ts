@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../simulator/clock';
 import { UnknownScenarioError } from '../../simulator/errors';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
-import { get, START_MS } from './helpers';
+import { get, MINUTE, START_MS } from './helpers';
 
 let sim: RunningSimulator | undefined;
 afterEach(async () => {
@@ -44,6 +44,25 @@ describe('Bearer check', () => {
       expect(Array.isArray(JSON.parse(answer.text))).toBe(true);
     },
   );
+
+  it('starts its scenario over from a later time on restartScenario, keeping its clock', async () => {
+    const clock = new ManualClock(START_MS);
+    sim = await startSimulator({ clock, scenario: 'busy-evening' });
+    const spikeRinging = async () =>
+      (
+        JSON.parse((await get(sim as RunningSimulator, '/v1/live_calls')).text) as {
+          did_number?: string;
+        }[]
+      ).length;
+    clock.set(START_MS + 2 * MINUTE);
+    const duringSpike = await spikeRinging();
+    clock.set(START_MS + 20 * MINUTE);
+    const afterSpike = await spikeRinging();
+    expect(duringSpike).toBeGreaterThan(afterSpike);
+    sim.restartScenario(START_MS + 18 * MINUTE);
+    expect(await spikeRinging()).toBe(duringSpike);
+    expect(sim.clock.now()).toBe(START_MS + 20 * MINUTE);
+  });
 
   it('answers 403 with a JSON error when the token is missing', async () => {
     const running = await start();
