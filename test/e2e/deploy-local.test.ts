@@ -270,11 +270,18 @@ describe('npm run deploy:local', () => {
     // Every `npx telealert ... --stack` command of the runbook, run against the kept stack.
     const ran = await (commands ?? Promise.resolve([]));
     expect(ran.length).toBeGreaterThanOrEqual(10);
-    for (const command of ran) {
-      expect({ command: command.line, code: command.code, stderr: command.stderr }).toMatchObject({
-        code: 0,
-      });
-    }
+    // An `ack` of an alert that is not firing at that moment is refused with a reason (exit 1),
+    // as the runbook says; anything else must succeed.
+    const refusedAck = (command: Ran) =>
+      command.line.startsWith('npx telealert ack ') &&
+      command.code === 1 &&
+      /\S/.test(command.stderr) &&
+      !/\n\s+at /.test(command.stderr);
+    expect(
+      ran
+        .filter((command) => command.code !== 0 && !refusedAck(command))
+        .map((command) => `${command.line}: exit ${command.code}: ${command.stderr.trim()}`),
+    ).toEqual([]);
     const alerts = ran.find((c) => c.line.startsWith('npx telealert alerts --stack'));
     expect(alerts?.stdout).toMatch(/call-ringing-too-long|too-many-ringing/);
     await expectNothingLeft(run);
