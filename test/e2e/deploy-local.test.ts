@@ -127,12 +127,14 @@ async function expectNothingLeft(run: Interrupted): Promise<void> {
  */
 async function runbookCommands(stdout: string): Promise<Ran[]> {
   const endpoint = /export AWS_ENDPOINT_URL=(\S+)/.exec(stdout)?.[1] ?? '';
-  const env = environment({
+  // The machine's AWS settings go; the printed exports come in (environment() drops AWS_*).
+  const env = {
+    ...environment(),
     AWS_ENDPOINT_URL: endpoint,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'testing',
     AWS_SECRET_ACCESS_KEY: 'testing',
-  });
+  };
   const runbook = readFileSync(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
   const lines = runbook
     .replace(/\\\n\s*/g, '')
