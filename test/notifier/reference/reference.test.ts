@@ -52,6 +52,9 @@ function describeTimeline(timeline: Timeline): string {
     .join('\n');
 }
 
+/** The seed of `npm test`'s timelines: any fixed number, the same every run. */
+const DEFAULT_SEED = 20_261_128;
+
 /** CPU time is about 25 ms a timeline; a loaded machine may take several times that. */
 const TIMEOUT_MS = Math.max(120_000, RUNS * 300);
 
@@ -68,7 +71,9 @@ describe('Property: the notifier tells what the reference notifier tells', () =>
       }),
       {
         numRuns: RUNS,
-        ...(SEED === undefined ? {} : { seed: Number(SEED) }),
+        // `npm test` draws the same timelines every run, so CI never turns red by the draw;
+        // TELEALERT_MODEL_SEED=random draws anew (the nightly-sized run does).
+        ...(SEED === 'random' ? {} : { seed: SEED === undefined ? DEFAULT_SEED : Number(SEED) }),
         reporter: (details) => {
           if (!details.failed) return;
           const shrunk = details.counterexample?.[0] as Timeline | undefined;
