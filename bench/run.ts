@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { FUNCTION_ENTRIES } from '../infra/poller';
 import type { SourceName } from '../shared/types/config';
 import { createSampleQueue, measureNotifierWarm, measureWarm, startLoopback } from './aws';
+import { type Bill, renderBill } from './bill';
+import { billBudgets, measureBill } from './bill-measure';
 import { type BundlePart, bundleComposition } from './bundle';
 import { type ColdSubject, floorRatio, measureColdStarts } from './cold';
 import { inOneInvocationMs, monthlyCost, PRICES } from './cost';
@@ -244,25 +246,40 @@ try {
     0,
   );
   const notifierPerMinute = 1 + streamPerMinute;
+  const notifierProfile = {
+    invocations: notifierPerMinute,
+    billedMs: notifierWarm.billedMs * notifierPerMinute,
+    dynamodbReads: notifierWarm.dynamodbReads * notifierPerMinute,
+    dynamodbWrites: notifierWarm.dynamodbWrites * notifierPerMinute,
+    snsPublishes: notifierWarm.snsCalls * notifierPerMinute,
+    sqsRequests: 0,
+    sampleQueue: false,
+  };
   const cost = [
     ...warm.map((w) =>
       monthlyCost(w.source, shipped.sources[w.source].everyMs, memoryMb, profile(w)),
     ),
-    monthlyCost('notifier (minute + stream)', 60_000, memoryMb, {
-      invocations: notifierPerMinute,
-      billedMs: notifierWarm.billedMs * notifierPerMinute,
-      dynamodbReads: notifierWarm.dynamodbReads * notifierPerMinute,
-      dynamodbWrites: notifierWarm.dynamodbWrites * notifierPerMinute,
-      snsPublishes: notifierWarm.snsCalls * notifierPerMinute,
-      sqsRequests: 0,
-      sampleQueue: false,
-    }),
+    monthlyCost('notifier (minute + stream)', 60_000, memoryMb, notifierProfile),
   ];
   const totalUsd = round(
     cost.reduce((sum, c) => sum + c.totalUsd, 0),
     4,
   );
-  budget('monthly cost, default rules (USD)', totalUsd, '<= 0.50', totalUsd <= 0.5);
+  log('5/5 the bill: what the deployed handlers print, the stack, the table...');
+  const bill = await measureBill(loopback, scratch, sampleQueueUrl, {
+    months: [
+      ...warm.map((w) => ({
+        name: w.source,
+        everyMs: shipped.sources[w.source].everyMs,
+        run: profile(w),
+      })),
+      { name: 'notifier' as const, everyMs: 60_000, run: notifierProfile },
+    ],
+    memoryMb,
+    config: shipped,
+    runs: RUNS,
+  });
+  for (const [name, value, limit, pass] of billBudgets(bill)) budget(name, value, limit, pass);
   // For comparison: the same samples taken by one invocation that waits for each slot.
   const alternatives = warm
     .filter((w) => w.source === 'live_calls')
@@ -300,6 +317,7 @@ try {
     warm,
     notifierWarm,
     cost: { prices: PRICES, memoryMb, sources: cost, totalUsd, alternatives },
+    bill,
     budgets,
     benchSeconds: 0,
   };
@@ -447,9 +465,11 @@ function renderTables(r: Record<string, unknown>): string {
     ),
     '',
     table(
-      `5. monthly cost, USD (prices ${PRICES.region}, ${PRICES.takenOn}; total ${cost.totalUsd})`,
+      `5. requests and compute a month, USD (prices ${PRICES.region}, ${PRICES.takenOn}; total ${cost.totalUsd}; in the bill below)`,
       [...cost.sources, ...alternatives],
     ),
+    '',
+    renderBill(r.bill as Bill),
     '',
     table(
       'budgets',

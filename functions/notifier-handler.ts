@@ -53,7 +53,7 @@ export function createNotifierHandler(options: NotifierHandlerOptions = {}) {
       now,
       deadlineMs: now() + context.getRemainingTimeInMillis(),
     });
-    return recordNotifierRound(result, metrics, logger);
+    return recordNotifierRound(result, logger);
   };
 
   return withPowertools(run, logger, metrics);

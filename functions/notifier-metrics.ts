@@ -1,8 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { MAX_FOLLOWED_ALERTS } from '../shared/notifier/follow';
 import type { MessageKind } from '../shared/notifier/types';
-import { METRIC_NAMES, SERVICE_NAME } from '../shared/observability/metrics';
 import type { NotifierRoundResult } from '../shared/runner/notifier-round';
 
 /** What a notifier invocation returns: small whatever the round did (a stream invokes it). */
@@ -35,14 +33,12 @@ export interface NotifierSummary {
 }
 
 /**
- * What a notifier round did, as metrics (alert events taken in by source, rule and status;
- * messages published; SMS held by the cap; digests decided) and log lines; returns its summary.
+ * What a notifier round did, as log lines (no metric: no alarm reads one, and the dashboard's
+ * "Messages" and "Notifications sent" query these lines); returns its summary. The
+ * `notifier round` line carries the round's counts as flat fields, and each source, rule and
+ * status of the alert events taken in gets an `alert events taken in` line.
  */
-export function recordNotifierRound(
-  result: NotifierRoundResult,
-  metrics: Metrics,
-  logger: Logger,
-): NotifierSummary {
+export function recordNotifierRound(result: NotifierRoundResult, logger: Logger): NotifierSummary {
   const events = new Map<string, { source: string; rule: string; status: string; n: number }>();
   for (const { source, rule, status } of result.takenEvents) {
     const key = JSON.stringify([source, rule, status]);
@@ -51,20 +47,16 @@ export function recordNotifierRound(
     else events.set(key, { source, rule, status, n: 1 });
   }
   for (const { source, rule, status, n } of events.values()) {
-    const metric = metrics.singleMetric();
-    // The event's source in place of the notifier's own `source`: as the pollers counted them.
-    metric.clearDefaultDimensions();
-    metric.addDimensions({ service: SERVICE_NAME, source, rule, status });
-    metric.addMetric(METRIC_NAMES.notificationsSent, MetricUnit.Count, n);
+    logger.info('alert events taken in', { source, rule, status, events: n });
   }
-  const held = result.decided.filter((item) => item.smsHeld).length;
-  const digests = result.decided.filter((item) => item.message.kind === 'digest').length;
-  metrics.addMetric(METRIC_NAMES.messagesSent, MetricUnit.Count, result.published.length);
-  metrics.addMetric(METRIC_NAMES.smsHeldByCap, MetricUnit.Count, held);
-  metrics.addMetric(METRIC_NAMES.digests, MetricUnit.Count, digests);
-  const notMarked = result.markSentFailed.reduce((sum, failure) => sum + failure.events, 0);
-  metrics.addMetric(METRIC_NAMES.eventsNotMarkedSent, MetricUnit.Count, notMarked);
-  metrics.addMetric(METRIC_NAMES.eventsLeftOwed, MetricUnit.Count, result.left);
+  const counts = {
+    messagesSent: result.published.length,
+    smsHeld: result.decided.filter((item) => item.smsHeld).length,
+    digests: result.decided.filter((item) => item.message.kind === 'digest').length,
+    eventsLeftOwed: result.left,
+    eventsNotMarkedSent: result.markSentFailed.reduce((sum, failure) => sum + failure.events, 0),
+    alertsNotFollowed: result.unfollowed.length,
+  };
   if (result.left > 0) {
     logger.warn('a backlog of alert events: the next round takes the rest', {
       taken: result.taken,
@@ -72,7 +64,6 @@ export function recordNotifierRound(
       steps: result.steps,
     });
   }
-  metrics.addMetric(METRIC_NAMES.alertsNotFollowed, MetricUnit.Count, result.unfollowed.length);
   if (result.unfollowed.length > 0) {
     // Told all the same, but what escalation and acknowledgement promise does not hold for them.
     const displaced = result.unfollowed.filter((item) => item.reason === 'displaced');
@@ -121,9 +112,10 @@ export function recordNotifierRound(
     summary.taken > 0 ||
     summary.decided.length > 0 ||
     summary.published.length > 0 ||
-    summary.unpublished.length > 0
+    summary.unpublished.length > 0 ||
+    Object.values(counts).some((count) => count > 0)
   ) {
-    logger.info('notifier round', { ...summary });
+    logger.info('notifier round', { ...summary, ...counts });
   }
   return summary;
 }

@@ -57,7 +57,7 @@ export async function pollInvocation(
   // loads instead of after it; the client's own get() joins the same request. A failure here
   // is left to that get(), which reports it as a failed poll.
   wiring.tokens.get().catch(() => undefined);
-  const sampling = { config, source, logger, metrics };
+  const sampling = { config, source, logger };
   const startMs = now();
   const samples = queued
     ? takeQueuedSample(event, sampling, startMs)

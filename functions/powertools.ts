@@ -11,12 +11,31 @@ export function serviceLogger(): Logger {
   return new Logger({ serviceName: SERVICE_NAME });
 }
 
+type MetricsLogger = NonNullable<NonNullable<ConstructorParameters<typeof Metrics>[0]>['logger']>;
+
+/**
+ * Powertools' warnings about metrics, without the one an invocation with nothing to count
+ * gives: most invocations count nothing now (issue 29), and a line each would be billed too.
+ */
+export function quietWhenNothingToCount(logger: MetricsLogger = console): MetricsLogger {
+  return {
+    debug: (...content) => logger.debug(...content),
+    info: (...content) => logger.info(...content),
+    warn: (...content) => {
+      if (String(content[0]).startsWith('No application metrics to publish')) return;
+      logger.warn(...content);
+    },
+    error: (...content) => logger.error(...content),
+  };
+}
+
 /** telealert's metrics (EMF), every one with the `source` dimension: a source, or `notifier`. */
 export function sourceMetrics(source: string): Metrics {
   return new Metrics({
     namespace: METRIC_NAMESPACE,
     serviceName: SERVICE_NAME,
     defaultDimensions: { source },
+    logger: quietWhenNothingToCount(),
   });
 }
 

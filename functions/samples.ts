@@ -1,7 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSEvent } from 'aws-lambda';
-import { METRIC_NAMES } from '../shared/observability/metrics';
 import type { QueuedSample, SampleQueue } from '../shared/ports/types';
 import { judgeQueuedSample, laterSamples } from '../shared/runner/samples';
 import type { Config, SourceName } from '../shared/types/config';
@@ -17,7 +15,6 @@ interface SampleContext {
   readonly config: Config;
   readonly source: SourceName;
   readonly logger: Logger;
-  readonly metrics: Metrics;
 }
 
 /**
@@ -42,9 +39,9 @@ export async function queueLaterSamples(
     });
   }
   const queued = later.length - notQueued.length;
-  context.metrics.addMetric(METRIC_NAMES.samplesQueued, MetricUnit.Count, queued);
+  // The "Live calls samples" graph sums these fields (a line a minute; no metric is billed).
+  context.logger.info('samples queued', { queued, notQueued: notQueued.length });
   if (notQueued.length > 0) {
-    context.metrics.addMetric(METRIC_NAMES.samplesNotQueued, MetricUnit.Count, notQueued.length);
     if (queued > 0) {
       context.logger.warn('some samples could not be queued: this run takes them itself', {
         samples: notQueued.map((s) => s.sample),
@@ -57,7 +54,7 @@ export async function queueLaterSamples(
 /**
  * The sample a sample-queue event asks for: the latest one still worth taking (a batch of
  * several means deliveries bunched up; only the newest is a look at now). Others are dropped
- * with a log and the `SamplesDropped` metric; an unreadable message too (it is not retried:
+ * with a log line (`dropped: 1`, which the dashboard sums); an unreadable message too (it is not retried:
  * it would fail the same way). Empty when nothing is to be taken.
  */
 export function takeQueuedSample(
@@ -66,8 +63,7 @@ export function takeQueuedSample(
   nowMs: number,
 ): readonly number[] {
   const drop = (reason: string, details: Record<string, unknown> = {}) => {
-    context.metrics.addMetric(METRIC_NAMES.samplesDropped, MetricUnit.Count, 1);
-    context.logger.warn('queued sample dropped', { reason, ...details });
+    context.logger.warn('queued sample dropped', { reason, dropped: 1, ...details });
   };
   const wanted: QueuedSample[] = [];
   for (const record of event.Records) {

@@ -262,11 +262,14 @@ export class TelealertAlerting extends Construct {
       sms,
     });
     this.dashboard = new TelealertDashboard(this, 'Dashboard', {
-      pollers: watched,
+      pollers: watched.map((watching) => ({
+        ...watching,
+        logGroup: (pollers[watching.source] as SourcePoller).logGroup,
+      })),
       deadLetterQueue: this.deadLetterQueue,
       sampleQueue: pollers.live_calls?.sampleQueue !== undefined,
       sms,
-      notifier: this.notifier.function,
+      notifier: { fn: this.notifier.function, logGroup: this.notifier.logGroup },
     });
   }
 }

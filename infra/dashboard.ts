@@ -4,18 +4,21 @@ import {
   GraphWidget,
   type IMetric,
   type IWidget,
+  LogQueryVisualizationType,
+  LogQueryWidget,
   TextWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { SourceName } from '../shared/types/config';
 import {
+  CALL_STATES,
+  callsMetric,
   DASHBOARD_PERIOD,
   METRIC_NAMES,
-  type MetricName,
-  searchMetric,
   smsSpendMetric,
   smsSpendThreshold,
   smsSuccessRateMetric,
@@ -23,7 +26,11 @@ import {
 } from './metrics';
 
 export interface TelealertDashboardProps {
-  readonly pollers: readonly { readonly source: SourceName; readonly fn: IFunction }[];
+  readonly pollers: readonly {
+    readonly source: SourceName;
+    readonly fn: IFunction;
+    readonly logGroup: ILogGroup;
+  }[];
   readonly deadLetterQueue: IQueue;
   /** The live calls poller queues its later samples: graph how that goes. @default false */
   readonly sampleQueue?: boolean;
@@ -32,8 +39,8 @@ export interface TelealertDashboardProps {
     readonly monthlyBudgetUsd: number;
     readonly topics: Readonly<Record<string, ITopic>>;
   };
-  /** The notifier's function: its messages, the SMS the cap held, digests, errors. */
-  readonly notifier?: IFunction;
+  /** The notifier's function and log group: its messages, the events it took in, its errors. */
+  readonly notifier?: { readonly fn: IFunction; readonly logGroup: ILogGroup };
 }
 
 const WIDTH = 12;
@@ -42,7 +49,10 @@ const HEIGHT = 6;
 /**
  * One CloudWatch dashboard: what the API shows (calls by state, ringing calls, pending
  * payments), what telealert sent, how the API behaves (latency, errors) and whether the
- * pollers are healthy.
+ * functions are healthy. Custom metrics only where an alarm needs the same figure or the
+ * figure is a gauge the graph reads each minute (calls by state); the rest are Logs Insights
+ * queries of the functions' log lines, billed per query when the dashboard is looked at
+ * instead of per metric and month ([Decisions](../docs/decisions.md#the-bill)).
  */
 export class TelealertDashboard extends Construct {
   readonly dashboard: Dashboard;
@@ -51,68 +61,74 @@ export class TelealertDashboard extends Construct {
     super(scope, id);
     const period = DASHBOARD_PERIOD;
     const sources = props.pollers.map((p) => p.source);
+    const logsOf = (source: SourceName) =>
+      props.pollers.filter((p) => p.source === source).map((p) => p.logGroup.logGroupName);
+    const pollerLogs = props.pollers.map((p) => p.logGroup.logGroupName);
     const widgets: IWidget[] = [];
     if (sources.includes('live_calls')) {
       widgets.push(
-        graph('Calls by state', [
-          searchMetric(METRIC_NAMES.callsByState, 'Maximum', period, 'calls'),
-        ]),
+        graph(
+          'Calls by state',
+          CALL_STATES.map((state) =>
+            callsMetric(state, { statistic: 'Maximum', period, label: state }),
+          ),
+        ),
         graph('Ringing calls', [
-          sourceMetric(METRIC_NAMES.ringingCalls, 'live_calls', { statistic: 'Maximum', period }),
+          callsMetric('ringing', { statistic: 'Maximum', period, label: 'ringing' }),
         ]),
       );
     }
     if (props.sampleQueue) {
-      const samples = (name: MetricName, label: string) =>
-        sourceMetric(name, 'live_calls', { statistic: 'Sum', period, label });
       widgets.push(
-        graph('Live calls samples', [
-          samples(METRIC_NAMES.samplesQueued, 'queued'),
-          samples(METRIC_NAMES.samplesNotQueued, 'taken by the scheduled run'),
-          samples(METRIC_NAMES.samplesDropped, 'dropped (late, unplanned, unreadable)'),
+        logQuery('Live calls samples', logsOf('live_calls'), [
+          'filter message in ["samples queued", "queued sample dropped"]',
+          'stats sum(queued) as queued, sum(notQueued) as taken_by_the_scheduled_run, sum(dropped) as dropped by bin(1m)',
         ]),
       );
     }
     if (sources.includes('payments')) {
       widgets.push(
-        graph('Pending payments', [
-          sourceMetric(METRIC_NAMES.pendingPayments, 'payments', {
-            statistic: 'Maximum',
-            period: Duration.minutes(5),
-          }),
+        logQuery('Pending payments', logsOf('payments'), [
+          'filter message = "poll succeeded" and ispresent(pending)',
+          'stats max(pending) as pending by bin(5m)',
         ]),
       );
     }
     if (props.notifier) {
-      const count = (name: MetricName, label: string) =>
-        searchMetric(name, 'Sum', Duration.minutes(5), label);
+      const logs = [props.notifier.logGroup.logGroupName];
       widgets.push(
-        graph(
-          'Messages (what reached people)',
+        logQuery('Messages (what reached people)', logs, [
+          'filter message = "notifier round"',
           [
-            count(METRIC_NAMES.messagesSent, 'messages sent'),
-            count(METRIC_NAMES.smsHeldByCap, 'SMS held by the cap'),
-            count(METRIC_NAMES.digests, 'digests'),
-            count(METRIC_NAMES.eventsLeftOwed, 'events left for the next round'),
-            count(METRIC_NAMES.eventsNotMarkedSent, 'events not marked sent'),
-            count(METRIC_NAMES.alertsNotFollowed, 'alerts not followed (past the limit)'),
-          ],
+            'stats sum(messagesSent) as messages_sent',
+            'sum(smsHeld) as sms_held_by_the_cap',
+            'sum(digests) as digests',
+            'sum(eventsLeftOwed) as events_left_for_the_next_round',
+            'sum(eventsNotMarkedSent) as events_not_marked_sent',
+            'sum(alertsNotFollowed) as alerts_not_followed by bin(5m)',
+          ].join(', '),
+        ]),
+        logQuery(
+          'Notifications sent',
+          logs,
           [
-            props.notifier.metricErrors({ period, label: 'notifier errors' }),
-            props.notifier.metricThrottles({ period, label: 'notifier throttles' }),
+            'filter message = "alert events taken in"',
+            'stats sum(events) as events by source, rule, status',
+            'sort events desc',
           ],
+          LogQueryVisualizationType.TABLE,
         ),
       );
     }
     widgets.push(
-      graph('Notifications sent', [
-        searchMetric(METRIC_NAMES.notificationsSent, 'Sum', Duration.minutes(5), 'sent'),
+      logQuery('API latency (ms)', pollerLogs, [
+        'filter ispresent(apiMs)',
+        'stats pct(apiMs, 90) as p90, max(apiMs) as max by bin(1m)',
       ]),
-      graph('API latency (ms)', [
-        searchMetric(METRIC_NAMES.apiLatency, 'p90', period, 'p90'),
-        searchMetric(METRIC_NAMES.apiLatency, 'Maximum', period, 'max'),
+      logQuery('API errors', pollerLogs, [
+        'filter message = "API request failed"',
+        'stats count(*) as errors by bin(1m)',
       ]),
-      graph('API errors', [searchMetric(METRIC_NAMES.apiErrors, 'Sum', period, 'errors')]),
       graph(
         'Poll health',
         sources.flatMap((source) => [
@@ -129,11 +145,19 @@ export class TelealertDashboard extends Construct {
         ]),
       ),
       graph(
-        'Poller Lambda',
-        props.pollers.flatMap(({ source, fn }) => [
-          fn.metricErrors({ period, label: `errors ${source}` }),
-          fn.metricThrottles({ period, label: `throttles ${source}` }),
-        ]),
+        'Lambda errors and throttles',
+        [
+          ...props.pollers.flatMap(({ source, fn }) => [
+            fn.metricErrors({ period, label: `errors ${source}` }),
+            fn.metricThrottles({ period, label: `throttles ${source}` }),
+          ]),
+          ...(props.notifier
+            ? [
+                props.notifier.fn.metricErrors({ period, label: 'errors notifier' }),
+                props.notifier.fn.metricThrottles({ period, label: 'throttles notifier' }),
+              ]
+            : []),
+        ],
         [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'dead letters' })],
       ),
     );
@@ -169,7 +193,8 @@ export class TelealertDashboard extends Construct {
     this.dashboard = new Dashboard(this, 'Dashboard');
     this.dashboard.addWidgets(
       new TextWidget({
-        markdown: '# telealert\nWhat the telephony API shows, what was sent, and poller health.',
+        markdown:
+          "# telealert\nWhat the telephony API shows, what was sent, and the functions' health.",
         width: 24,
         height: 2,
       }),
@@ -182,4 +207,24 @@ export class TelealertDashboard extends Construct {
 
 function graph(title: string, left: IMetric[], right?: IMetric[]): GraphWidget {
   return new GraphWidget({ title, left, right, width: WIDTH, height: HEIGHT });
+}
+
+/**
+ * A Logs Insights graph (a line per aggregate, by time) or table of the functions' log lines;
+ * one command a line (CDK joins them with pipes).
+ */
+function logQuery(
+  title: string,
+  logGroupNames: string[],
+  queryLines: string[],
+  view: LogQueryVisualizationType = LogQueryVisualizationType.LINE,
+): LogQueryWidget {
+  return new LogQueryWidget({
+    title,
+    logGroupNames,
+    queryLines,
+    view,
+    width: WIDTH,
+    height: HEIGHT,
+  });
 }

@@ -1,6 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import {
+  CALL_STATES,
+  type CallState,
   METRIC_NAMES,
   METRIC_NAMESPACE,
   type MetricName,
@@ -8,7 +10,7 @@ import {
 } from '../shared/observability/metrics';
 import type { SourceName } from '../shared/types/config';
 
-export { METRIC_NAMES, METRIC_NAMESPACE, type MetricName, SERVICE_NAME };
+export { CALL_STATES, METRIC_NAMES, METRIC_NAMESPACE, type MetricName, SERVICE_NAME };
 
 /** A per-source metric with exactly the dimensions the runtime emits: `service` and `source`. */
 export function sourceMetric(
@@ -27,21 +29,18 @@ export function sourceMetric(
   });
 }
 
-/**
- * Every time series of a metric whatever its extra dimensions (`state`, `rule`/`status`,
- * `endpoint`), whose values are only known at run time: a CloudWatch SEARCH expression.
- */
-export function searchMetric(
-  name: MetricName,
-  statistic: string,
-  period: Duration,
-  label: string,
-): MathExpression {
-  return new MathExpression({
-    expression: `SEARCH('{${METRIC_NAMESPACE}} MetricName="${name}"', '${statistic}', ${period.toSeconds()})`,
-    usingMetrics: {},
-    label,
-    period,
+/** Live calls in one state (`CALL_STATES`, the API's other states folded into `other`). */
+export function callsMetric(
+  state: CallState,
+  options: { statistic: string; period: Duration; label?: string },
+): Metric {
+  return new Metric({
+    namespace: METRIC_NAMESPACE,
+    metricName: METRIC_NAMES.callsByState,
+    dimensionsMap: { service: SERVICE_NAME, source: 'live_calls', state },
+    statistic: options.statistic,
+    period: options.period,
+    label: options.label,
   });
 }
 

@@ -1,5 +1,4 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it, vi } from 'vitest';
 import { recordNotifierRound } from '../../functions/notifier-metrics';
 import type { Notification } from '../../shared/engine/types';
@@ -25,59 +24,31 @@ function event(source: Notification['source'], rule: string, status: Notificatio
   return { source, rule, status, id: `${rule}|${status}|${Math.random()}` } as Notification;
 }
 
-/** The EMF documents `metrics` wrote: each flush is one JSON line on stdout. */
-function emitted(run: (metrics: Metrics) => void): Record<string, unknown>[] {
-  const lines: string[] = [];
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    lines.push(args.map(String).join(' '));
-  });
-  try {
-    // As the notifier's own: every figure it writes carries `source: notifier` by default.
-    const metrics = new Metrics({
-      namespace: 'Unit',
-      serviceName: 'telealert',
-      defaultDimensions: { source: 'notifier' },
-    });
-    run(metrics);
-    metrics.publishStoredMetrics();
-  } finally {
-    write.mockRestore();
-    log.mockRestore();
-  }
-  return lines
-    .flatMap((line) => line.split('\n'))
-    .filter((line) => line.includes('"_aws"'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 describe('Function: recordNotifierRound', () => {
   it('warns when the step released what it kept because the state was too large to store', () => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const warn = vi.spyOn(logger, 'warn');
-    recordNotifierRound({ ...QUIET, released: true }, new Metrics({ namespace: 'Unit' }), logger);
+    recordNotifierRound({ ...QUIET, released: true }, logger);
     expect(warn).toHaveBeenCalledWith(
       'notifier state too large to keep: everything kept was told now',
       { decided: 0 },
     );
   });
 
-  it('counts the alerts not followed as AlertsNotFollowed and warns with the limit and examples', () => {
+  it('counts the alerts not followed on the round line and warns with the limit and examples', () => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const warn = vi.spyOn(logger, 'warn');
+    const info = vi.spyOn(logger, 'info');
     const unfollowed = [
       { key: 'ringing{call_id=a}', rule: 'ringing', severity: 'warning', reason: 'displaced' },
       { key: 'ringing{call_id=b}', rule: 'ringing', severity: 'warning', reason: 'full' },
       { key: 'ringing{call_id=c}', rule: 'ringing', severity: 'warning', reason: 'full' },
     ] as const;
-    let summary: ReturnType<typeof recordNotifierRound> | undefined;
-    const documents = emitted((metrics) => {
-      summary = recordNotifierRound({ ...QUIET, unfollowed }, metrics, logger);
-    });
-    expect(documents.map((d) => d.AlertsNotFollowed).filter((n) => n !== undefined)).toEqual([3]);
+    const summary = recordNotifierRound({ ...QUIET, unfollowed }, logger);
+    expect(info).toHaveBeenCalledWith(
+      'notifier round',
+      expect.objectContaining({ alertsNotFollowed: 3, messagesSent: 0 }),
+    );
     expect(warn).toHaveBeenCalledWith(
       'alerts not followed for escalation or acknowledgement: too many are firing',
       {
@@ -93,7 +64,7 @@ describe('Function: recordNotifierRound', () => {
   it('does not warn on an ordinary round', () => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const warn = vi.spyOn(logger, 'warn');
-    recordNotifierRound(QUIET, new Metrics({ namespace: 'Unit' }), logger);
+    recordNotifierRound(QUIET, logger);
     expect(warn).not.toHaveBeenCalled();
   });
 
@@ -105,7 +76,6 @@ describe('Function: recordNotifierRound', () => {
         ...QUIET,
         markSentFailed: [{ source: 'payments', events: 3, error: new Error('throttled') }],
       },
-      new Metrics({ namespace: 'Unit' }),
       logger,
     );
     expect(summary.markSentFailed).toEqual(['payments']);
@@ -115,26 +85,22 @@ describe('Function: recordNotifierRound', () => {
     );
   });
 
-  it('counts the events taken in as NotificationsSent, one figure per source, rule and status', () => {
+  it('logs the events taken in, one line per source, rule and status (the "Notifications sent" table)', () => {
     const takenEvents = [
       event('live_calls', 'ringing', 'firing'),
       event('live_calls', 'ringing', 'firing'),
       event('live_calls', 'ringing', 'resolved'),
       event('payments', 'large', 'firing'),
     ];
-    const documents = emitted((metrics) =>
-      recordNotifierRound(
-        { ...QUIET, taken: takenEvents.length, takenEvents },
-        metrics,
-        new Logger({ logLevel: 'SILENT' }),
-      ),
-    );
-    const counted = documents.filter((d) => typeof d.NotificationsSent === 'number');
-    for (const document of counted) {
-      expect(JSON.stringify(document._aws)).toContain('["service","source","rule","status"]');
-    }
-    const sent = counted
-      .map((d) => `${d.source} ${d.rule} ${d.status} ${d.NotificationsSent}`)
+    const logger = new Logger({ logLevel: 'SILENT' });
+    const info = vi.spyOn(logger, 'info');
+    recordNotifierRound({ ...QUIET, taken: takenEvents.length, takenEvents }, logger);
+    const sent = info.mock.calls
+      .filter(([message]) => message === 'alert events taken in')
+      .map(([, fields]) => {
+        const { source, rule, status, events } = fields as Record<string, unknown>;
+        return `${source} ${rule} ${status} ${events}`;
+      })
       .sort();
     expect(sent).toEqual([
       'live_calls ringing firing 2',
@@ -157,7 +123,6 @@ describe('Function: recordNotifierRound', () => {
         published: ['m1'],
         nextDueAtMs: Date.parse('2026-11-21T04:35:00Z'),
       },
-      new Metrics({ namespace: 'Unit' }),
       new Logger({ logLevel: 'SILENT' }),
     );
     expect(summary).toEqual({

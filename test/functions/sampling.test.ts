@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
@@ -94,13 +93,12 @@ const lambdaContext = {
 function queuedPoller(
   start: number,
   wire?: (wiring: PollerWiring) => PollerWiring,
-  metrics?: Metrics,
+  logger: Logger = new Logger({ logLevel: 'SILENT' }),
 ) {
   const clock = { ms: start };
   const handler = createPollerHandler('live_calls', {
     sampleQueue: sqsSampleQueue,
     ...(wire ? { wire } : {}),
-    ...(metrics ? { metrics } : {}),
     env: {
       AWS_REGION: 'us-east-1',
       TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
@@ -109,7 +107,7 @@ function queuedPoller(
       TELEALERT_SAMPLE_QUEUE_URL: QUEUE_URL,
       POWERTOOLS_METRICS_DISABLED: 'true',
     },
-    logger: new Logger({ logLevel: 'SILENT' }),
+    logger,
     now: () => clock.ms,
     sleep: async (ms) => {
       clock.ms += ms;
@@ -251,21 +249,24 @@ describe('Function: createPollerHandler (sample queue)', () => {
     }
   });
 
-  it('counts queued, not queued and dropped samples in their metrics', async () => {
+  it('counts queued, not queued and dropped samples on the log lines the dashboard sums', async () => {
     sqs.reset();
     sqs.on(SendMessageBatchCommand).resolves({
       Failed: [{ Id: 'sample-3', SenderFault: false, Code: 'InternalError' }],
     });
-    const metrics = new Metrics({ namespace: 'Test', serviceName: 'test' });
-    const added = vi.spyOn(metrics, 'addMetric');
+    const logger = new Logger({ logLevel: 'SILENT' });
+    const lines = [vi.spyOn(logger, 'info'), vi.spyOn(logger, 'warn')];
     const start = Date.parse('2026-11-22T04:00:00.000Z');
-    await queuedPoller(start, undefined, metrics).invoke({ id: 'scheduled' });
+    await queuedPoller(start, undefined, logger).invoke({ id: 'scheduled' });
     const due = Date.parse('2026-11-22T04:00:30.000Z');
-    await queuedPoller(due + 20_000, undefined, metrics).invoke(sampleEvent(body(2, due), '{}'));
-    const counted = (name: string) =>
-      added.mock.calls.filter(([metric]) => metric === name).reduce((sum, [, , n]) => sum + n, 0);
-    expect(counted('SamplesQueued')).toBe(2);
-    expect(counted('SamplesNotQueued')).toBe(1);
-    expect(counted('SamplesDropped')).toBe(2);
+    await queuedPoller(due + 20_000, undefined, logger).invoke(sampleEvent(body(2, due), '{}'));
+    const counted = (field: string) =>
+      lines
+        .flatMap((spy) => spy.mock.calls)
+        .map(([, fields]) => (fields as Record<string, unknown> | undefined)?.[field])
+        .reduce((sum: number, n) => sum + (typeof n === 'number' ? n : 0), 0);
+    expect(counted('queued')).toBe(2);
+    expect(counted('notQueued')).toBe(1);
+    expect(counted('dropped')).toBe(2);
   });
 });

@@ -11,6 +11,7 @@ import {
   embedConfig,
 } from '../../shared/config/embedded';
 import { loadConfigFile } from '../../shared/config/load';
+import { CALL_STATES, METRIC_INVENTORY } from '../../shared/observability/metrics';
 import {
   CREDENTIALS_STUB_MARK,
   iamStatements,
@@ -531,24 +532,26 @@ describe('Construct: TelealertAlerting', () => {
       });
     });
 
-    it('draws every runtime metric on one dashboard', () => {
+    it("draws every custom metric on one dashboard, and the rest from the functions' logs", () => {
       template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
       const body = JSON.stringify(template.findResources('AWS::CloudWatch::Dashboard'));
-      for (const name of [
-        'CallsByState',
-        'RingingCalls',
-        'PendingPayments',
-        'NotificationsSent',
-        'ApiLatency',
-        'ApiErrors',
-        'PollSucceeded',
-        'PollFailed',
-        'SamplesQueued',
-        'SamplesNotQueued',
-        'SamplesDropped',
-      ]) {
+      for (const name of new Set(METRIC_INVENTORY.map((series) => series.name))) {
         expect(body).toContain(name);
       }
+      for (const state of CALL_STATES) expect(body).toContain(`\\"state\\",\\"${state}\\"`);
+      // Logs Insights queries of the lines the functions write (functions/observe.ts, samples.ts, notifier-metrics.ts).
+      for (const line of [
+        'samples queued',
+        'queued sample dropped',
+        'poll succeeded',
+        'notifier round',
+        'alert events taken in',
+        'API request failed',
+        'pct(apiMs, 90)',
+      ]) {
+        expect(body).toContain(line);
+      }
+      expect(body).not.toContain("SEARCH('{Telealert}");
     });
   });
 
