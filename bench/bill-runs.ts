@@ -387,6 +387,7 @@ export function monthlyUsage(input: {
     metrics: classifySeries(input.emitted.series),
     alarms: { count: input.template.alarms, metrics: input.template.alarmMetrics },
     dashboards: input.template.dashboards,
+    scheduleRules: input.template.scheduleRules,
     logWidgets: input.template.logWidgets,
     dashboardViews: input.dashboardViews,
     // Each log widget scans the last 3 hours of the log groups it reads (at most all of them).

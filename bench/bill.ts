@@ -46,6 +46,8 @@ export interface MonthlyUsage {
   /** Standard alarms and the metrics they read (each alarm metric is billed). */
   readonly alarms: { readonly count: number; readonly metrics: number };
   readonly dashboards: number;
+  /** EventBridge rules on a schedule (not charged). */
+  readonly scheduleRules: number;
   /** Logs Insights widgets, and the bytes all of them scan for one look at the dashboard. */
   readonly logWidgets: number;
   readonly dashboardViews: number;
@@ -190,7 +192,7 @@ export function priceBill(usage: MonthlyUsage): Bill {
     ),
     line(
       'EventBridge schedules',
-      '2 scheduled rules',
+      `${usage.scheduleRules} scheduled rules (not charged)`,
       'aws.amazon.com/eventbridge/pricing',
       () => 0,
     ),
