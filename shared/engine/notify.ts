@@ -54,6 +54,9 @@ export function buildNotification(
     key: instance.key,
     labels: instance.labels,
     ...(instance.value === undefined ? {} : { value: instance.value }),
+    ...(instance.firedAt === undefined
+      ? {}
+      : { firedAt: new Date(instance.firedAt).toISOString() }),
     sms,
     subject,
     text,

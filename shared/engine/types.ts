@@ -20,6 +20,13 @@ export interface Notification {
   readonly labels: Readonly<Record<string, string>>;
   /** The count, for aggregate rules. */
   readonly value?: number;
+  /**
+   * When this firing of the alert started, ISO-8601 UTC: a firing's own `at`, a repeat's or
+   * resolution's earlier time. Not printed (section 4 has no such field): the notifier tells a
+   * repeat from a new firing by it, and a resolution's firing time (contract section 6.1).
+   * Absent in events committed before it existed.
+   */
+  readonly firedAt?: string;
   readonly sms: string;
   readonly subject: string;
   readonly text: string;

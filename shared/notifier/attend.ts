@@ -65,7 +65,10 @@ function worthFollowing(rule: RuleConfig | undefined): boolean {
  * that tells its resolutions sends a resolution before any new firing; one that does not
  * (`resolved: false`) repeats within `repeat` and a poll, so a firing later than that is new.
  */
-function isRepeat(config: Config, tracked: TrackedAlert, atMs: number): boolean {
+function isRepeat(config: Config, tracked: TrackedAlert, event: HeldEvent): boolean {
+  // The engine says which firing an event belongs to: a repeat carries its firing's time.
+  if (event.firedAt !== undefined) return event.firedAt === tracked.firedAt;
+  const atMs = event.at;
   const rule = ruleOf(config, tracked.rule);
   if (rule === undefined) return BUILT_IN_RULES.has(tracked.rule);
   if (rule.resolved) return true;
@@ -220,7 +223,7 @@ class Work {
       else this.routed.push({ event, channels: notification.channels });
       return;
     }
-    if (tracked !== undefined && isRepeat(config, tracked, event.at)) {
+    if (tracked !== undefined && isRepeat(config, tracked, event)) {
       const next: TrackedAlert = {
         ...tracked,
         lastFiringAt: event.at,
@@ -266,7 +269,7 @@ class Work {
       severity: event.severity,
       labels: event.labels,
       channels: notification.channels,
-      firedAt: event.at,
+      firedAt: event.firedAt ?? event.at,
       lastFiringAt: event.at,
       ...(escalate.length > 0 ? { escalate, escalated: 0 } : {}),
       event: kept(event),

@@ -74,6 +74,8 @@ export function alertLines(events: readonly HeldEvent[]): AlertLine[] {
   return [...byKey.values()].map((list) => {
     const last = list[list.length - 1] as HeldEvent;
     const fired = list.find((event) => event.status === 'firing');
+    // The firing's own time, which a repeat held with the resolution does not have.
+    const firedAtMs = last.firedAt ?? fired?.firedAt ?? fired?.at;
     const alert: MessageAlert = {
       rule: last.rule,
       key: last.key,
@@ -83,7 +85,9 @@ export function alertLines(events: readonly HeldEvent[]): AlertLine[] {
       labels: last.labels,
       value: last.value,
       at: iso(last.at),
-      ...(last.status === 'resolved' && fired !== undefined ? { firedAt: iso(fired.at) } : {}),
+      ...(last.status === 'resolved' && fired !== undefined && firedAtMs !== undefined
+        ? { firedAt: iso(firedAtMs) }
+        : {}),
     };
     const ids = list.map((event) => event.id);
     const weight = list.reduce((sum, event) => sum + weightOf(event), 0);

@@ -32,6 +32,7 @@ export function heldEvent(notification: Notification): HeldEvent {
     severity: notification.severity,
     labels: notification.labels,
     value: notification.value ?? null,
+    ...(notification.firedAt === undefined ? {} : { firedAt: Date.parse(notification.firedAt) }),
     sms: notification.sms,
     subject: notification.subject,
     text: notification.text,

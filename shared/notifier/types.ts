@@ -68,6 +68,11 @@ export interface HeldEvent {
   readonly severity: Severity;
   readonly labels: Readonly<Record<string, string>>;
   readonly value: number | null;
+  /**
+   * Epoch ms of the firing this event belongs to (a firing's own time; a repeat's or a
+   * resolution's earlier one). Absent for events decided before the engine said it.
+   */
+  readonly firedAt?: number;
   readonly sms: string;
   readonly subject: string;
   /** The event's full email text; dropped once a message is too large to show it whole. */
