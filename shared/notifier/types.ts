@@ -101,6 +101,11 @@ export interface GroupState {
   readonly held: readonly HeldEvent[];
   /** The held events started a new group (the cap never holds a critical one's SMS). */
   readonly opensGroup: boolean;
+  /**
+   * The held events include the first firing of a critical alert: due after `wait` at most,
+   * and the cap never holds the message's SMS (contract 6.1 rule 2).
+   */
+  readonly pages?: true;
 }
 
 export interface ChannelState {
@@ -167,6 +172,18 @@ export interface TrackedAlert {
   readonly event?: HeldEvent;
   /** The firing was silenced and not told yet: the silence whose end tells it. */
   readonly untoldSince?: number;
+  /**
+   * With `untoldSince`: the channels the silence kept the firing from (a silence that matched
+   * while a channel held the event). Absent: all of `channels`.
+   */
+  readonly untoldOn?: readonly string[];
+  /**
+   * Epoch ms of the first message that told its firing to one of its own channels: escalation
+   * steps count from it (contract 6.1 rule 4).
+   */
+  readonly heardAt?: number;
+  /** No message has told its firing to its own channels yet (held, deferred or silenced). */
+  readonly unheard?: true;
 }
 
 /**

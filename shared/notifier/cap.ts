@@ -1,0 +1,74 @@
+import type { ChannelConfig } from '../types/config';
+import type { ComposedPart } from './compose';
+import type { HeldEvent, Outbound } from './types';
+
+export const HOUR_MS = 3_600_000;
+
+/** A message decided for a channel, before the SMS cap has looked at it. */
+export interface Candidate {
+  readonly part: ComposedPart;
+  /**
+   * Part 1 of a message with the first firing of a critical alert (a new group's, or one that
+   * brought its group forward), an escalation of a critical alert, or an ack: the cap never
+   * holds its SMS.
+   */
+  readonly criticalFirst: boolean;
+  readonly events: readonly HeldEvent[];
+}
+
+/** When the SMS of the last rolling hour leave room for one more. */
+export function smsRoomAt(channel: ChannelConfig, sentAt: readonly number[]): number {
+  const over = sentAt.length - channel.smsPerHour;
+  if (over < 0) return Number.NEGATIVE_INFINITY;
+  return (sentAt[over] ?? 0) + HOUR_MS;
+}
+
+/** `Outbound.folded` of a message delivering `ids`: absent unless one of them stands for others. */
+function foldedOf(
+  ids: readonly string[],
+  events: readonly HeldEvent[],
+): { folded?: Record<string, number> } {
+  const delivered = new Set(ids);
+  const folded: Record<string, number> = {};
+  let any = false;
+  for (const event of events) {
+    if (event.folded === undefined || !delivered.has(event.id)) continue;
+    folded[event.id] = event.folded;
+    any = true;
+  }
+  return any ? { folded } : {};
+}
+
+/**
+ * The SMS cap (contract section 6): a message's SMS goes while the rolling hour has room, or
+ * when the cap never holds it (`criticalFirst`); otherwise the email goes alone and its events
+ * wait in `smsHeld` for one digest SMS. An alert already waiting there takes each later event
+ * its channel is told, so the digest tells its latest status (contract 6.1 rule 3: never
+ * firing after its resolution was told). Updates `sentAt` and `smsHeld`.
+ */
+export function capSms(
+  channel: ChannelConfig,
+  sentAt: number[],
+  smsHeld: HeldEvent[],
+  decided: readonly Candidate[],
+  nowMs: number,
+): Outbound[] {
+  return decided.map(({ part, criticalFirst, events }) => {
+    const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
+    const waiting = new Set(smsHeld.map((event) => event.key));
+    const later = () => {
+      for (const event of events) if (waiting.has(event.key)) smsHeld.push(event);
+    };
+    if (part.message.sms === null) {
+      later();
+      return { message: part.message, ...delivers, smsHeld: false };
+    }
+    if (criticalFirst || smsRoomAt(channel, sentAt) <= nowMs) {
+      sentAt.push(nowMs);
+      later();
+      return { message: part.message, ...delivers, smsHeld: false };
+    }
+    for (const event of events) smsHeld.push(event);
+    return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };
+  });
+}

@@ -1,0 +1,332 @@
+import type { ChannelConfig, Config } from '../types/config';
+import { SEVERITIES } from '../types/config';
+import { isActive, nextWindowStart } from './active';
+import { highestSeverity } from './bodies';
+import { type Candidate, capSms, HOUR_MS, smsRoomAt } from './cap';
+import { compose, type MessageReason, RICH_ALERTS } from './compose';
+import type { Direct } from './direct';
+import { foldEvents } from './fold';
+import { groupOf, trimTexts } from './group';
+import { silenceFor } from './silence';
+import { isFirstFiring } from './tracked';
+import type { ChannelState, GroupState, HeldEvent, Outbound, Silence } from './types';
+
+export const EMPTY_CHANNEL: ChannelState = {
+  groups: {},
+  smsSentAt: [],
+  smsHeld: [],
+  deferred: [],
+};
+
+/** How a channel keeps its lists (`DecideOptions`). */
+export interface ChannelOptions {
+  readonly foldAbove: number;
+  readonly release: boolean;
+}
+
+/** An event a silence matched when its channel was about to tell it. */
+export interface SilencedEvent {
+  readonly event: HeldEvent;
+  readonly by: Silence;
+}
+
+function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean {
+  if (channel.sms.length === 0) return false;
+  const floor = SEVERITIES.indexOf(channel.minSeverity ?? 'info');
+  return SEVERITIES.indexOf(highestSeverity({ alerts: events })) >= floor;
+}
+
+/**
+ * One channel's stages in one notifier step (Alertmanager's aggregation groups and notify
+ * pipeline, per channel): `route` the step's events into groups (or the active-hours digest),
+ * `flush` what is due (the silence stage runs here, when a message goes: contract 6.1 rule 5),
+ * then `finish` with the messages that skip grouping (escalations, deferred like the rest
+ * outside active hours; ack confirmations), the SMS cap over all of them in order, and the
+ * cap's digest SMS. Pure: time is `nowMs`.
+ */
+export class ChannelFlow {
+  readonly #groups: Map<string, GroupState>;
+  #smsSentAt: number[];
+  #smsHeld: HeldEvent[];
+  #deferred: HeldEvent[];
+  readonly #inWindow: boolean;
+  readonly #active: boolean;
+  readonly #decided: Candidate[] = [];
+
+  constructor(
+    readonly config: Config,
+    readonly channel: ChannelConfig,
+    previous: ChannelState,
+    readonly nowMs: number,
+    readonly options: ChannelOptions,
+  ) {
+    this.#groups = new Map(Object.entries(previous.groups));
+    this.#smsSentAt = previous.smsSentAt.filter((at) => at > nowMs - HOUR_MS).sort((a, b) => a - b);
+    this.#smsHeld = [...previous.smsHeld];
+    this.#deferred = [...previous.deferred];
+    this.#inWindow = isActive(channel.active, nowMs, config.timezone);
+    this.#active = this.#inWindow || options.release;
+  }
+
+  #candidates(
+    reason: MessageReason,
+    groupKey: string,
+    events: readonly HeldEvent[],
+    pages: boolean,
+    early = false,
+  ): Candidate[] {
+    const parts = compose({
+      config: this.config,
+      channel: this.channel,
+      reason,
+      groupKey,
+      events,
+      nowMs: this.nowMs,
+      withSms: wantsSms(this.channel, events),
+      ...(early ? { early } : {}),
+    });
+    return parts.map((part, index) => {
+      // A set, not ids.includes: a digest of a night's events is thousands of ids a part.
+      const told = new Set(part.ids);
+      return {
+        part,
+        criticalFirst: pages && index === 0,
+        events: events.filter((event) => told.has(event.id)),
+      };
+    });
+  }
+
+  /**
+   * Routes a step's events into the channel's groups, or into its digest when inactive. The
+   * first firing of a critical alert brings its group's message forward to its `wait` (the
+   * held events go with it) and pages past the cap (contract 6.1 rule 2).
+   */
+  route(events: readonly HeldEvent[]): void {
+    const { channel, nowMs } = this;
+    if (!this.#inWindow) {
+      // One at a time: a night's deferred events can be more than push() takes arguments.
+      for (const event of events) this.#deferred.push(event);
+      return;
+    }
+    // The held lists this call made, appended in place: a copy per event made a step of many
+    // events for one group (the pollers' backlog after a notifier outage) quadratic.
+    const owned = new Map<string, HeldEvent[]>();
+    for (const event of events) {
+      const { key, labels } = groupOf(channel, event);
+      const group = this.#groups.get(key);
+      const page = event.severity === 'critical' && isFirstFiring(event);
+      const soon = nowMs + channel.group.waitMs;
+      if (group !== undefined && group.held.length > 0) {
+        const mine = owned.get(key);
+        const held = mine ?? [...group.held];
+        if (mine === undefined) owned.set(key, held);
+        held.push(event);
+        const forward = page && (group.dueAt ?? soon) > soon;
+        if (mine === undefined || forward || (page && group.pages !== true)) {
+          this.#groups.set(key, {
+            ...group,
+            held,
+            ...(forward ? { dueAt: soon } : {}),
+            ...(page ? { pages: true } : {}),
+          });
+        }
+        continue;
+      }
+      const quiet =
+        group?.lastSentAt === undefined || nowMs >= group.lastSentAt + channel.group.intervalMs;
+      const held = [event];
+      owned.set(key, held);
+      this.#groups.set(key, {
+        labels,
+        ...(quiet || group?.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
+        dueAt: quiet || page ? soon : (group?.lastSentAt ?? nowMs) + channel.group.intervalMs,
+        held,
+        opensGroup: quiet,
+        ...(page ? { pages: true } : {}),
+      });
+    }
+  }
+
+  /** Splits events into those to tell and those a silence in force matches now. */
+  #unsilenced(events: readonly HeldEvent[], silences: readonly Silence[], out: SilencedEvent[]) {
+    if (silences.length === 0) return events;
+    const told: HeldEvent[] = [];
+    for (const event of events) {
+      const by = silenceFor(silences, event, this.nowMs);
+      if (by === undefined) told.push(event);
+      else out.push({ event, by });
+    }
+    return told;
+  }
+
+  /**
+   * The active-hours digest when the channel is active, and the messages of due groups (all
+   * that hold events, when releasing); a group due while the channel is inactive is deferred
+   * instead. Events a silence in force matches now are not told: they are returned, to be
+   * recorded. `told`: the events of the messages decided.
+   */
+  flush(silences: readonly Silence[]): {
+    readonly told: readonly HeldEvent[];
+    readonly silenced: readonly SilencedEvent[];
+  } {
+    const { nowMs, options } = this;
+    const silenced: SilencedEvent[] = [];
+    const start = this.#decided.length;
+    // Released outside the window: the held groups join the digest (one message, not several).
+    if (options.release && !this.#inWindow) this.#flushGroups(false, true, silences, silenced);
+    if (this.#active && this.#deferred.length > 0) {
+      const deferred = this.#unsilenced(this.#deferred, silences, silenced);
+      if (deferred.length > 0) {
+        const digest = this.#candidates(
+          'deferred',
+          'active-hours',
+          deferred,
+          false,
+          !this.#inWindow,
+        );
+        for (const candidate of digest) this.#decided.push(candidate);
+      }
+      this.#deferred = [];
+    }
+    this.#flushGroups(this.#active, options.release, silences, silenced);
+    // A group with nothing held whose interval has passed is forgotten: its next event is new.
+    for (const [key, group] of this.#groups) {
+      const open =
+        group.lastSentAt !== undefined && nowMs < group.lastSentAt + this.channel.group.intervalMs;
+      if (group.held.length === 0 && !open) this.#groups.delete(key);
+    }
+    const told = this.#decided.slice(start).flatMap((candidate) => candidate.events);
+    return { told, silenced };
+  }
+
+  #flushGroups(
+    active: boolean,
+    release: boolean,
+    silences: readonly Silence[],
+    silenced: SilencedEvent[],
+  ): void {
+    const { nowMs } = this;
+    for (const [key, group] of this.#groups) {
+      const ready = release || (group.dueAt !== undefined && group.dueAt <= nowMs);
+      if (group.held.length === 0 || !ready) continue;
+      const emptied: GroupState = {
+        labels: group.labels,
+        ...(group.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
+        held: [],
+        opensGroup: false,
+      };
+      if (!active) {
+        for (const event of group.held) this.#deferred.push(event);
+        this.#groups.set(key, emptied);
+        continue;
+      }
+      const told = this.#unsilenced(group.held, silences, silenced);
+      if (told.length === 0) {
+        this.#groups.set(key, emptied);
+        continue;
+      }
+      const critical = told.some((event) => event.severity === 'critical');
+      const pages = group.pages === true || (group.opensGroup && critical);
+      for (const candidate of this.#candidates('alerts', key, told, pages)) {
+        this.#decided.push(candidate);
+      }
+      this.#groups.set(key, { ...emptied, lastSentAt: nowMs });
+    }
+  }
+
+  /**
+   * Escalations and ack confirmations after the step's own messages: an escalation to a
+   * channel outside its active hours joins its digest (contract 6.1 rule 5); then the SMS cap
+   * over every message in order, and the cap's digest SMS once the hour has room (events a
+   * silence now matches left out: their email told them). The channel's state and messages.
+   */
+  finish(
+    direct: readonly Direct[],
+    silences: readonly Silence[],
+  ): { state: ChannelState | undefined; messages: Outbound[]; dueAtMs: number | undefined } {
+    const { config, channel, nowMs, options } = this;
+    const zone = config.timezone;
+    for (const item of direct) {
+      if (item.reason === 'escalation' && !this.#active) {
+        for (const event of item.events) this.#deferred.push(event);
+        continue;
+      }
+      const parts = compose({
+        config,
+        channel,
+        reason: item.reason,
+        groupKey: item.groupKey,
+        events: item.events,
+        nowMs,
+        withSms:
+          channel.sms.length > 0 && (item.reason === 'ack' || wantsSms(channel, item.events)),
+        title: item.title,
+      });
+      const critical = item.events.some((event) => event.severity === 'critical');
+      parts.forEach((part, index) => {
+        this.#decided.push({
+          part: index === 0 ? { ...part, ids: item.delivers } : { ...part, ids: [] },
+          // An escalation of a critical alert is a page that matters; an ack answers a call.
+          criticalFirst: index === 0 && (item.reason === 'ack' || critical),
+          events: item.events,
+        });
+      });
+    }
+    const messages = capSms(channel, this.#smsSentAt, this.#smsHeld, this.#decided, nowMs);
+
+    // Held SMS go as one digest once the hour has room (and the channel is active).
+    const room = options.release || smsRoomAt(channel, this.#smsSentAt) <= nowMs;
+    if (this.#active && this.#smsHeld.length > 0 && room) {
+      const quiet = this.#smsHeld.filter(
+        (event) => silenceFor(silences, event, nowMs) === undefined,
+      );
+      const parts =
+        quiet.length === 0
+          ? []
+          : compose({
+              config,
+              channel,
+              reason: 'capped',
+              groupKey: 'sms-cap',
+              events: quiet,
+              nowMs,
+              withSms: true,
+            });
+      // The digest's events were emailed already: it delivers nothing new, so one SMS suffices.
+      for (const part of parts)
+        messages.push({ message: part.message, delivers: [], smsHeld: false });
+      if (parts.length > 0) this.#smsSentAt.push(nowMs);
+      this.#smsHeld = [];
+    }
+
+    const due: number[] = [];
+    for (const group of this.#groups.values()) if (group.dueAt !== undefined) due.push(group.dueAt);
+    if (this.#deferred.length > 0) due.push(nextWindowStart(channel.active, nowMs, zone));
+    if (this.#smsHeld.length > 0) {
+      const at = Math.max(smsRoomAt(channel, this.#smsSentAt), nowMs);
+      due.push(nextWindowStart(channel.active, at, zone));
+    }
+    const { foldAbove } = options;
+    const state: ChannelState = {
+      groups: Object.fromEntries(
+        [...this.#groups].map(([key, group]) => [
+          key,
+          { ...group, held: trimTexts(foldEvents(group.held, foldAbove), RICH_ALERTS) },
+        ]),
+      ),
+      smsSentAt: this.#smsSentAt,
+      smsHeld: trimTexts(foldEvents(this.#smsHeld, foldAbove), 0),
+      deferred: trimTexts(foldEvents(this.#deferred, foldAbove), RICH_ALERTS),
+    };
+    const empty =
+      this.#groups.size === 0 &&
+      this.#smsSentAt.length === 0 &&
+      this.#smsHeld.length === 0 &&
+      this.#deferred.length === 0;
+    return {
+      state: empty ? undefined : state,
+      messages,
+      dueAtMs: due.length === 0 ? undefined : due.reduce((a, b) => Math.min(a, b)),
+    };
+  }
+}

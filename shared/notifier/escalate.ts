@@ -1,0 +1,78 @@
+import type { Direct } from './direct';
+import { silenceFor } from './silence';
+import { heardAt, settle } from './tracked';
+import type { HeldEvent, Silence, TrackedAlert } from './types';
+
+function formatWait(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
+}
+
+/**
+ * The escalation stage (Grafana OnCall's escalation chain, frozen per alert when it fired):
+ * steps due now, in order, one `escalation` message per channel and step. It runs after the
+ * step's own messages are decided, so that a step's `after` counts from the first message that
+ * told the alert to its own channels (contract 6.1 rule 4): no escalation reaches a channel
+ * before they heard it. Acknowledged, silenced, or not yet heard: no step. Updates `alerts`.
+ */
+export function escalate(
+  alerts: Map<string, TrackedAlert>,
+  silences: readonly Silence[],
+  nowMs: number,
+): Map<string, Direct[]> {
+  const batches = new Map<string, { channel: string; step: number; events: HeldEvent[] }>();
+  for (const [key, tracked] of alerts) {
+    const steps = tracked.escalate ?? [];
+    const heard = heardAt(tracked);
+    if (tracked.ack !== undefined || tracked.event === undefined || heard === undefined) continue;
+    if (tracked.untoldSince !== undefined) continue;
+    if (silenceFor(silences, tracked, nowMs) !== undefined) continue;
+    let done = tracked.escalated ?? 0;
+    for (let step = steps[done]; step !== undefined; step = steps[done]) {
+      if (heard + step.afterMs > nowMs) break;
+      for (const channel of step.notify) {
+        const id = `${channel}\u0000${done}`;
+        const batch = batches.get(id) ?? { channel, step: done, events: [] };
+        batch.events.push(tracked.event);
+        batches.set(id, batch);
+      }
+      done += 1;
+    }
+    if (done !== (tracked.escalated ?? 0)) {
+      alerts.set(key, settle({ ...tracked, escalated: done }));
+    }
+  }
+  const direct = new Map<string, Direct[]>();
+  for (const { channel, step, events } of batches.values()) {
+    // A reduce, not Math.min(...): a step may escalate more alerts than a call takes arguments.
+    const afterMs = events.reduce(
+      (least, event) =>
+        Math.min(
+          least,
+          alerts.get(event.key)?.escalate?.[step]?.afterMs ?? Number.POSITIVE_INFINITY,
+        ),
+      Number.POSITIVE_INFINITY,
+    );
+    const item: Direct = {
+      reason: 'escalation',
+      groupKey: `escalation|${step}`,
+      title: Number.isFinite(afterMs) ? formatWait(afterMs) : '',
+      events,
+      delivers: [],
+    };
+    const list = direct.get(channel);
+    if (list) list.push(item);
+    else direct.set(channel, [item]);
+  }
+  return direct;
+}
+
+/** When the next escalation step of a followed alert is due (undefined: none can come yet). */
+export function escalationDueAt(tracked: TrackedAlert): number | undefined {
+  const step = tracked.escalate?.[tracked.escalated ?? 0];
+  const heard = heardAt(tracked);
+  if (step === undefined || tracked.ack !== undefined || heard === undefined) return undefined;
+  return heard + step.afterMs;
+}

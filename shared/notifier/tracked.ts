@@ -1,0 +1,112 @@
+import type { Config, RuleConfig } from '../types/config';
+import type { HeldEvent, TrackedAlert } from './types';
+
+/** A repeat comes at most a poll after `repeat`; past this much more it was a new firing. */
+const REPEAT_SLACK_MS = 60_000;
+
+const BUILT_IN_RULES = new Set(['source_unavailable', 'too_many_alerts']);
+
+export function ruleOf(config: Config, name: string): RuleConfig | undefined {
+  return config.rules.find((rule) => rule.name === name);
+}
+
+/** An acknowledgement changes something only for an alert that repeats or escalates. */
+export function worthFollowing(rule: RuleConfig | undefined): boolean {
+  return rule !== undefined && (rule.repeatMs !== undefined || (rule.escalate?.length ?? 0) > 0);
+}
+
+/**
+ * The first event of a firing (not a repeat of it). An event decided before the engine said
+ * which firing it belongs to counts as one.
+ */
+export function isFirstFiring(event: HeldEvent): boolean {
+  return event.status === 'firing' && (event.firedAt === undefined || event.firedAt === event.at);
+}
+
+/**
+ * Whether a firing event of an alert already followed is a repeat of the same firing. The
+ * engine says which firing an event belongs to (`firedAt`). For an event decided before it did:
+ * a rule that tells its resolutions sends a resolution before any new firing; one that does not
+ * (`resolved: false`) repeats within `repeat` and a poll, so a firing later than that is new.
+ */
+export function isRepeat(config: Config, tracked: TrackedAlert, event: HeldEvent): boolean {
+  if (event.firedAt !== undefined) return event.firedAt === tracked.firedAt;
+  const rule = ruleOf(config, tracked.rule);
+  if (rule === undefined) return BUILT_IN_RULES.has(tracked.rule);
+  if (rule.resolved) return true;
+  if (rule.repeatMs === undefined) return false;
+  return event.at <= tracked.lastFiringAt + rule.repeatMs + pollSlack(config, rule);
+}
+
+function pollSlack(config: Config, rule: RuleConfig): number {
+  return config.sources[rule.source].everyMs + REPEAT_SLACK_MS;
+}
+
+/**
+ * A followed alert that can be forgotten without its resolution: its rule is gone, or it does
+ * not tell resolutions and its next repeat is overdue (it stopped holding).
+ */
+export function stale(config: Config, tracked: TrackedAlert, nowMs: number): boolean {
+  const rule = ruleOf(config, tracked.rule);
+  if (rule === undefined) return !BUILT_IN_RULES.has(tracked.rule);
+  if (rule.resolved) return false;
+  if (rule.repeatMs === undefined) return tracked.untoldSince === undefined;
+  return nowMs > tracked.lastFiringAt + rule.repeatMs + pollSlack(config, rule);
+}
+
+/** The event kept with a followed alert: what a later message needs, without the email text. */
+export function kept(event: HeldEvent): HeldEvent {
+  const { text: _text, ...rest } = event;
+  return rest;
+}
+
+/** Whether a followed alert still needs its event: an untold firing, or a step to come. */
+export function needsEvent(tracked: TrackedAlert): boolean {
+  return (
+    tracked.untoldSince !== undefined ||
+    (tracked.ack === undefined && (tracked.escalated ?? 0) < (tracked.escalate?.length ?? 0))
+  );
+}
+
+/** The alert without its event once nothing can tell it again. */
+export function settle(tracked: TrackedAlert): TrackedAlert {
+  if (needsEvent(tracked) || tracked.event === undefined) return tracked;
+  const { event: _event, ...rest } = tracked;
+  return rest;
+}
+
+/** The alert as its own lines in an ack message: its latest firing. */
+export function alertAsEvent(key: string, tracked: TrackedAlert): HeldEvent {
+  return {
+    id: `${key}|firing|${new Date(tracked.lastFiringAt).toISOString()}`,
+    at: tracked.lastFiringAt,
+    source: tracked.source,
+    rule: tracked.rule,
+    key,
+    status: 'firing',
+    severity: tracked.severity,
+    labels: tracked.labels,
+    value: tracked.event?.value ?? null,
+    sms: tracked.event?.sms ?? '',
+    subject: tracked.event?.subject ?? '',
+  };
+}
+
+/** The channels an alert has reached: its own, and those its escalation has gone to. */
+export function reachedChannels(tracked: TrackedAlert): Set<string> {
+  const out = new Set(tracked.channels);
+  (tracked.escalate ?? []).slice(0, tracked.escalated ?? 0).forEach((step) => {
+    for (const name of step.notify) out.add(name);
+  });
+  return out;
+}
+
+/**
+ * When an escalation counts its steps from (contract 6.1 rule 4): the first message that told
+ * the firing to its own channels. Undefined while none has (held by grouping, deferred, or
+ * silenced); an alert followed before this was kept counts from its firing.
+ */
+export function heardAt(tracked: TrackedAlert): number | undefined {
+  if (tracked.unheard === true) return undefined;
+  return tracked.heardAt ?? tracked.firedAt;
+}
