@@ -8,8 +8,14 @@ import type { Direct } from './direct';
 import { foldEvents } from './fold';
 import { groupOf, trimTexts } from './group';
 import { silenceFor } from './silence';
-import { isFirstFiring } from './tracked';
+import { isFirstFiring, tellsResolution } from './tracked';
 import type { ChannelState, GroupState, HeldEvent, Outbound, Silence } from './types';
+
+/**
+ * A group remembers at most this many alerts it told firing (`GroupState.firing`); past it, it
+ * keeps its interval as if one of them told no resolution. Bounds the state on a flood.
+ */
+const MAX_GROUP_FIRING = 200;
 
 export const EMPTY_CHANNEL: ChannelState = {
   groups: {},
@@ -136,9 +142,11 @@ export class ChannelFlow {
         group?.lastSentAt === undefined || nowMs >= group.lastSentAt + channel.group.intervalMs;
       const held = [event];
       owned.set(key, held);
+      const firing = quiet ? [] : group?.firing;
       this.#groups.set(key, {
         labels,
         ...(quiet || group?.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
+        ...(firing === undefined ? {} : { firing }),
         dueAt: quiet || page ? soon : (group?.lastSentAt ?? nowMs) + channel.group.intervalMs,
         held,
         opensGroup: quiet,
@@ -189,11 +197,13 @@ export class ChannelFlow {
       this.#deferred = [];
     }
     this.#flushGroups(this.#active, options.release, silences, silenced);
-    // A group with nothing held whose interval has passed is forgotten: its next event is new.
+    // A group with nothing held whose interval has passed, or whose alerts all resolved, is
+    // forgotten: its next event starts it afresh (Alertmanager's new aggregation group).
     for (const [key, group] of this.#groups) {
       const open =
         group.lastSentAt !== undefined && nowMs < group.lastSentAt + this.channel.group.intervalMs;
-      if (group.held.length === 0 && !open) this.#groups.delete(key);
+      const over = group.firing !== undefined && group.firing.length === 0;
+      if (group.held.length === 0 && (!open || over)) this.#groups.delete(key);
     }
     const told = this.#decided.slice(start).flatMap((candidate) => candidate.events);
     return { told, silenced };
@@ -214,6 +224,7 @@ export class ChannelFlow {
         ...(group.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
         held: [],
         opensGroup: false,
+        ...(group.firing === undefined ? {} : { firing: group.firing }),
       };
       if (!active) {
         for (const event of group.held) this.#deferred.push(event);
@@ -230,8 +241,25 @@ export class ChannelFlow {
       for (const candidate of this.#candidates('alerts', key, told, pages)) {
         this.#decided.push(candidate);
       }
-      this.#groups.set(key, { ...emptied, lastSentAt: nowMs });
+      const { firing: _before, ...rest } = emptied;
+      const firing = this.#stillFiring(group.firing, told);
+      this.#groups.set(key, { ...rest, lastSentAt: nowMs, ...(firing ? { firing } : {}) });
     }
+  }
+
+  /** The group's firing alerts once `told` went out; undefined when it cannot be known. */
+  #stillFiring(
+    before: readonly string[] | undefined,
+    told: readonly HeldEvent[],
+  ): string[] | undefined {
+    if (before === undefined) return undefined;
+    const firing = new Set(before);
+    for (const event of told) {
+      if (event.status === 'resolved') firing.delete(event.key);
+      else if (!tellsResolution(this.config, event.rule)) return undefined;
+      else firing.add(event.key);
+    }
+    return firing.size > MAX_GROUP_FIRING ? undefined : [...firing];
   }
 
   /**

@@ -10,6 +10,11 @@ export function ruleOf(config: Config, name: string): RuleConfig | undefined {
   return config.rules.find((rule) => rule.name === name);
 }
 
+/** Whether an alert of this rule is told when it resolves (built-in alerts always are). */
+export function tellsResolution(config: Config, name: string): boolean {
+  return ruleOf(config, name)?.resolved ?? BUILT_IN_RULES.has(name);
+}
+
 /** An acknowledgement changes something only for an alert that repeats or escalates. */
 export function worthFollowing(rule: RuleConfig | undefined): boolean {
   return rule !== undefined && (rule.repeatMs !== undefined || (rule.escalate?.length ?? 0) > 0);

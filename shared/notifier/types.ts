@@ -106,6 +106,13 @@ export interface GroupState {
    * and the cap never holds the message's SMS (contract 6.1 rule 2).
    */
   readonly pages?: true;
+  /**
+   * Keys of the alerts its messages told firing and not yet resolved: once empty, the group
+   * is over and its next alert starts it afresh (contract 6.1 rule 2). Absent: not known (a
+   * state of an earlier version, an alert whose rule tells no resolution, or more than
+   * `MAX_GROUP_FIRING`), and the group keeps its interval.
+   */
+  readonly firing?: readonly string[];
 }
 
 export interface ChannelState {
