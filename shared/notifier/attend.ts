@@ -46,13 +46,13 @@ export interface Attended {
  * PagerDuty, around the channels' own stages. On creation, firings a silence kept untold are
  * told once it has ended. `take` then reads each event: an ack call (acknowledges the caller's
  * channels' firing alerts, confirmed by an `ack` message), a firing or a repeat (recorded as
- * silenced while a silence matches, as acknowledged when a repeat of an acknowledged alert,
- * else routed), or a resolution (routed to every channel that heard the alert, its rule's and
- * its escalation's, unless silenced; the alert is forgotten). Once the channels decided,
- * `heard` and `silencedHeld` say what they told and what a silence kept at the last moment.
- * At most `followAtMost` alerts are followed (`follow.ts`): a firing past it is told all the
- * same, marked `unfollowed`, and neither escalates nor can be acknowledged, unless it displaces
- * a less severe alert. Pure: time is `nowMs`.
+ * acknowledged when a repeat of an acknowledged alert, else routed), or a resolution (routed
+ * to every channel that heard the alert, its rule's and its escalation's; the alert is
+ * forgotten). Silences are not applied here but when a message goes (`channel.ts`, contract
+ * 6.1 rule 5): once the channels decided, `heard` and `silencedHeld` say what they told and
+ * what a silence kept. At most `followAtMost` alerts are followed (`follow.ts`): a firing past
+ * it is told all the same, marked `unfollowed`, and neither escalates nor can be acknowledged,
+ * unless it displaces a less severe alert. Pure: time is `nowMs`.
  */
 export class Attendant {
   /** Events that go on to the channels' stages, in order (untold firings whose silence ended first). */
@@ -136,7 +136,6 @@ export class Attendant {
       return;
     }
     const { config, nowMs } = this;
-    const silence = silenceFor(this.silences, event, nowMs);
     const tracked = this.alerts.get(event.key);
     if (event.status === 'resolved') {
       this.alerts.delete(event.key);
@@ -145,8 +144,7 @@ export class Attendant {
         tracked === undefined
           ? notification.channels
           : [...new Set([...notification.channels, ...reachedChannels(tracked)])];
-      if (silence !== undefined) this.#mute(event, 'silenced', silence.id);
-      else this.routed.push({ event, channels });
+      this.routed.push({ event, channels });
       return;
     }
     if (tracked !== undefined && isRepeat(config, tracked, event)) {
@@ -157,8 +155,10 @@ export class Attendant {
       };
       this.alerts.set(event.key, next);
       if (tracked.ack !== undefined) this.#mute(event, 'acknowledged', tracked.ack.by);
-      else if (silence !== undefined) this.#mute(event, 'silenced', silence.id);
-      else if (tracked.untoldSince !== undefined) {
+      else if (
+        tracked.untoldSince !== undefined &&
+        silenceFor(this.silences, event, nowMs) === undefined
+      ) {
         // Told now, as itself: the silence that kept the firing untold has ended.
         const { untoldSince: _since, untoldOn, ...rest } = next;
         this.alerts.set(event.key, settle(rest));
@@ -166,7 +166,7 @@ export class Attendant {
       } else this.routed.push({ event, channels: notification.channels });
       return;
     }
-    const wanted = worthFollowing(ruleOf(config, event.rule)) || silence !== undefined;
+    const wanted = worthFollowing(ruleOf(config, event.rule));
     const followed = wanted && this.#room(event.key, event.severity);
     if (wanted && !followed) {
       this.#unfollowed.push({
@@ -176,8 +176,7 @@ export class Attendant {
         reason: 'full',
       });
     }
-    if (silence !== undefined) this.#mute(event, 'silenced', silence.id);
-    else if (wanted && !followed) {
+    if (wanted && !followed) {
       this.routed.push({
         event: { ...event, unfollowed: this.followAtMost },
         channels: notification.channels,
@@ -187,7 +186,7 @@ export class Attendant {
       this.alerts.delete(event.key);
       return;
     }
-    this.#follow(event, notification.channels, silence === undefined ? {} : { untoldSince: nowMs });
+    this.#follow(event, notification.channels, {});
   }
 
   #follow(
