@@ -240,9 +240,12 @@ export class Attendant {
       if (isFirstFiring(event)) first.add(event.key);
     }
     for (const [key, event] of last) {
-      if (event.status !== 'firing' || !first.has(key)) continue;
+      if (event.status !== 'firing') continue;
       const tracked = this.alerts.get(key);
+      // A repeat kept from a channel that heard the firing is told there at the silence's end
+      // too: the alert was still firing while the silence held (contract section 6).
       if (tracked === undefined) {
+        if (!first.has(key)) continue;
         if (this.#room(key, event.severity)) {
           this.#follow(event, [channel], { untoldSince: this.nowMs, untoldOn: [channel] });
         }

@@ -142,7 +142,8 @@ export class ChannelFlow {
         group?.lastSentAt === undefined || nowMs >= group.lastSentAt + channel.group.intervalMs;
       const held = [event];
       owned.set(key, held);
-      const firing = quiet ? [] : group?.firing;
+      // A new group knows nothing fires in it; a group kept for its firing alerts goes on.
+      const firing = group === undefined ? [] : group.firing;
       this.#groups.set(key, {
         labels,
         ...(quiet || group?.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
@@ -197,13 +198,16 @@ export class ChannelFlow {
       this.#deferred = [];
     }
     this.#flushGroups(this.#active, options.release, silences, silenced);
-    // A group with nothing held whose interval has passed, or whose alerts all resolved, is
-    // forgotten: its next event starts it afresh (Alertmanager's new aggregation group).
+    // A group with nothing held whose alerts all resolved, or whose interval has passed and
+    // that knows of no alert firing in it, is forgotten: its next event starts it afresh
+    // (Alertmanager's new aggregation group). One that knows its firing alerts is kept, so a
+    // resolution after its interval does not make it look over while others still fire.
     for (const [key, group] of this.#groups) {
       const open =
         group.lastSentAt !== undefined && nowMs < group.lastSentAt + this.channel.group.intervalMs;
       const over = group.firing !== undefined && group.firing.length === 0;
-      if (group.held.length === 0 && (!open || over)) this.#groups.delete(key);
+      const known = group.firing !== undefined && group.firing.length > 0;
+      if (group.held.length === 0 && (over || (!open && !known))) this.#groups.delete(key);
     }
     const told = this.#decided.slice(start).flatMap((candidate) => candidate.events);
     return { told, silenced };
