@@ -194,6 +194,7 @@ export class ChannelFlow {
           !this.#inWindow,
         );
         for (const candidate of digest) this.#decided.push(candidate);
+        this.#noteTold(deferred);
       }
       this.#deferred = [];
     }
@@ -248,6 +249,32 @@ export class ChannelFlow {
       const { firing: _before, ...rest } = emptied;
       const firing = this.#stillFiring(group.firing, told);
       this.#groups.set(key, { ...rest, lastSentAt: nowMs, ...(firing ? { firing } : {}) });
+    }
+  }
+
+  /**
+   * The digest told these events: their groups know which of their alerts fire (a group that
+   * only the digest told is kept for that, with nothing held and no interval running).
+   */
+  #noteTold(events: readonly HeldEvent[]): void {
+    const byGroup = new Map<string, { labels: Record<string, string>; events: HeldEvent[] }>();
+    for (const event of events) {
+      const { key, labels } = groupOf(this.channel, event);
+      const entry = byGroup.get(key);
+      if (entry) entry.events.push(event);
+      else byGroup.set(key, { labels, events: [event] });
+    }
+    for (const [key, { labels, events: told }] of byGroup) {
+      const group = this.#groups.get(key);
+      const firing = this.#stillFiring(group === undefined ? [] : group.firing, told);
+      if (group === undefined) {
+        if (firing !== undefined && firing.length > 0) {
+          this.#groups.set(key, { labels, held: [], opensGroup: false, firing });
+        }
+        continue;
+      }
+      const { firing: _before, ...rest } = group;
+      this.#groups.set(key, { ...rest, ...(firing ? { firing } : {}) });
     }
   }
 
