@@ -248,6 +248,13 @@ export class Attendant {
         if (!first.has(key)) continue;
         if (this.#room(key, event.severity)) {
           this.#follow(event, [channel], { untoldSince: this.nowMs, untoldOn: [channel] });
+        } else {
+          this.#unfollowed.push({
+            key,
+            rule: event.rule,
+            severity: event.severity,
+            reason: 'full',
+          });
         }
         continue;
       }

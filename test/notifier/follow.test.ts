@@ -158,18 +158,21 @@ describe('Function: decide, more firing alerts than it follows', () => {
     const silence = makeSilence({
       matchers: { call_id: 'c' },
       startsAt: T0,
-      endsAt: T0 + 3 * MINUTE,
+      endsAt: T0 + 8 * MINUTE,
       comment: 'test call',
       createdBy: 'asha',
     });
-    const silenced = step(first.state, [ringing('c', T0 + MINUTE)], T0 + MINUTE, [
+    // Held by the group's interval until T0 + 5m; the silence applies when its message goes.
+    const held = step(first.state, [ringing('c', T0 + MINUTE)], T0 + MINUTE, [
       { kind: 'silence', silence },
     ]);
+    expect(held.muted).toEqual([]);
+    const silenced = step(held.state, [], T0 + 5 * MINUTE);
     expect(silenced.muted.map((item) => [item.key, item.reason])).toEqual([
       ['ringing{call_id=c}', 'silenced'],
     ]);
     expect(silenced.unfollowed.map((item) => item.key)).toEqual(['ringing{call_id=c}']);
-    const ended = step(silenced.state, [], T0 + 3 * MINUTE);
+    const ended = step(silenced.state, [], T0 + 8 * MINUTE);
     expect(ended.messages.flatMap((item) => item.message.alerts.map((a) => a.key))).toEqual([]);
   });
 
