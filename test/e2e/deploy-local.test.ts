@@ -253,7 +253,7 @@ describe('npm run deploy:local', () => {
     let commands: Promise<Ran[]> | undefined;
     const run = await interruptedRun(
       ['--config', 'telealert.yaml', '--keep'],
-      / oncall sms \+15550100: /,
+      / oncall sms \+12025550100: /,
       (stdout) => {
         commands ??= runbookCommands(stdout);
         return commands;
@@ -268,7 +268,7 @@ describe('npm run deploy:local', () => {
     expect(run.stdout).toMatch(/\d\d:\d\d:\d\d {2}schedule live_calls: \d+ records/);
     expect(run.stdout).toMatch(/\d\d:\d\d:\d\d {2}schedule payments: \d+ records/);
     expect(run.stdout).toMatch(/stream -> notifier: \d+ events taken, [1-9]\d* messages published/);
-    expect(run.stdout).toMatch(/\d\d:\d\d:\d\d {2}-> oncall sms \+15550100: \S/);
+    expect(run.stdout).toMatch(/\d\d:\d\d:\d\d {2}-> oncall sms \+12025550100: \S/);
     // Every `npx telealert ... --stack` command of the runbook, run against the kept stack.
     const ran = await (commands ?? Promise.resolve([]));
     expect(ran.length).toBeGreaterThanOrEqual(10);

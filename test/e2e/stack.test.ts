@@ -167,11 +167,12 @@ afterAll(async () => {
 
 // One timeline: each test continues where the previous one left off, up to the destroy.
 describe('The stack deployed by `cdk deploy` on moto', () => {
-  it('outputs each channel topic, the alarm topic of a filtered health channel, the table and the dashboard', () => {
+  it("outputs each channel topic, the alarm topic of a filtered health channel, the table, the operators' policy and the dashboard", () => {
     const { outputs, topics, tables } = stack();
     expect(Object.keys(outputs).sort()).toEqual([
       'AlarmTopicArnmanagers',
       'DashboardUrl',
+      'OperatorPolicyArn',
       'TableName',
       'TopicArnfinance',
       'TopicArnmanagers',
@@ -183,6 +184,7 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
       ),
     );
     expect(tables.map((t) => t.name)).toEqual([outputs.TableName]);
+    expect(outputs.OperatorPolicyArn).toMatch(/^arn:aws:iam::123456789012:policy\//);
   });
 
   it('creates every resource of the template: none is skipped by the simulator', () => {
