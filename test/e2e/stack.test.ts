@@ -443,7 +443,7 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     for (const handler of deployment.handlers.values()) {
       expect(readFileSync(join(handler.directory, 'telealert.yaml'), 'utf8')).toBe(changed);
     }
-  });
+  }, 300_000); // a synth and a `cdk deploy` update: minutes on a loaded machine
 
   it('destroys everything but what docs/deploy.md says is kept: the state table and the log groups', async () => {
     const { tables, logGroups } = stack();
