@@ -15,11 +15,11 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /** A value or the reason it is refused; lets one schema own its user-facing message. */
-type Read<T> =
+export type Read<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly message: string };
 
-function custom<T>(read: (input: unknown) => Read<T>) {
+export function custom<T>(read: (input: unknown) => Read<T>) {
   return z.pipe(
     z.optional(z.unknown()),
     z.transform((input, ctx): T => {
@@ -179,7 +179,7 @@ function list<T>(read: (item: unknown) => Read<T>, what: string) {
  * A phone number of the rules file: international (`+` and the country code), valid in its
  * country's numbering plan (libphonenumber-js), kept as E.164. `sms`: a line that takes SMS.
  */
-function readPhone(input: unknown, use: 'sms' | 'call'): Read<string> {
+export function readPhone(input: unknown, use: 'sms' | 'call'): Read<string> {
   if (typeof input === 'number') {
     return {
       ok: false,
@@ -200,7 +200,7 @@ function readPhone(input: unknown, use: 'sms' | 'call'): Read<string> {
   return { ok: true, value: read.e164 };
 }
 
-function readEmail(input: unknown): Read<string> {
+export function readEmail(input: unknown): Read<string> {
   if (typeof input === 'string' && EMAIL.test(input.trim()))
     return { ok: true, value: input.trim() };
   return { ok: false, message: `${JSON.stringify(input)} is not an email address` };
@@ -218,6 +218,8 @@ export const topLevelSchema = z.strictObject({
   rules: z.optional(z.unknown()),
   ack: z.optional(z.unknown()),
   sms: z.optional(z.unknown()),
+  people: z.optional(z.unknown()),
+  rotations: z.optional(z.unknown()),
 });
 
 export const apiSchema = z.strictObject({
@@ -326,6 +328,7 @@ export const channelSchema = z.strictObject({
   active: z.optional(activeSchema),
   slack: z.optional(slackSchema),
   teams: z.optional(teamsSchema),
+  rotation: z.optional(z.string().check(z.minLength(1))),
 });
 
 export const ruleSchema = z.strictObject({

@@ -7,6 +7,7 @@ import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { deepFreeze } from './freeze';
 import { didYouMean } from './hints';
 import { check, checkSection } from './issues';
+import { checkChannelRotations, readPeople, readRotations } from './people';
 import { unreachablePaymentsRule } from './reach';
 import { checkRule } from './rules';
 import {
@@ -258,6 +259,11 @@ export function validateConfig(raw: unknown, fileName: string): Config {
   const rules = readRules(raw.rules, channelNames, issues, payments?.lookback);
   const ack = readAck(raw.ack, rules, issues);
   const sms = readSms(raw.sms, issues);
+  const people = readPeople(raw.people, issues);
+  const personNames = new Set(isRecord(raw.people) ? Object.keys(raw.people) : []);
+  const rotations = readRotations(raw.rotations, personNames, issues);
+  const rotationNames = new Set(isRecord(raw.rotations) ? Object.keys(raw.rotations) : []);
+  checkChannelRotations(channels, rotationNames, issues);
 
   if (issues.length > 0 || !api || !liveCalls || !payments || !health || !zone.ok || !sms) {
     throw new ConfigError(fileName, issues);
@@ -274,6 +280,8 @@ export function validateConfig(raw: unknown, fileName: string): Config {
     rules,
     ...(ack === undefined ? {} : { ack }),
     sms,
+    ...(people === undefined ? {} : { people }),
+    ...(rotations === undefined ? {} : { rotations }),
   });
 }
 

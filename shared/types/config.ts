@@ -101,6 +101,11 @@ export interface ChannelConfig {
   readonly slack?: SlackChannel;
   /** A Microsoft Teams channel that gets this channel's messages (contract section 9). */
   readonly teams?: TeamsChannel;
+  /**
+   * The rotation whose person on call the channel's SMS and email reach (contract section 8),
+   * besides the fixed `sms` and `email` lists, which are always told. Absent: the lists alone.
+   */
+  readonly rotation?: string;
 }
 
 /** Ids as Slack shows them (`T0123ABCD`, `C0456EFGH`). */
@@ -114,6 +119,34 @@ export interface TeamsChannel {
   readonly tenantId: string;
   readonly teamId: string;
   readonly channelId: string;
+}
+
+/** Someone a rotation may page (contract section 8): at least one of `sms` and `email`. */
+export interface PersonConfig {
+  readonly name: string;
+  /** E.164, as written. */
+  readonly sms?: string;
+  readonly email?: string;
+}
+
+/** When shifts change hands: a time of day in the config zone, on a weekday for weekly shifts. */
+export interface HandoffTime {
+  /** Absent: every day at `minutes` (the first handoff on or after `start`). */
+  readonly weekday?: Weekday;
+  /** Minutes after midnight, 0..1439. */
+  readonly minutes: number;
+}
+
+/** Members take turns, one shift each (contract section 8; PagerDuty's schedule layer). */
+export interface RotationConfig {
+  readonly name: string;
+  /** People's names, in turn; each names a `people` entry, none twice. */
+  readonly members: readonly string[];
+  /** At least 1h; counted on the wall clock of the config zone (a day is a day across DST). */
+  readonly shiftMs: number;
+  readonly handoff: HandoffTime;
+  /** `YYYY-MM-DD`: members[0]'s first shift starts at the first handoff on or after it. */
+  readonly start: string;
 }
 
 /** One step of a rule's escalation (contract section 6). */
@@ -186,4 +219,8 @@ export interface Config {
   readonly ack?: AckConfig;
   /** Always filled by validation; absent in hand-built configs, meaning every default. */
   readonly sms?: SmsConfig;
+  /** By name; absent when the file names nobody (contract section 8). */
+  readonly people?: Readonly<Record<string, PersonConfig>>;
+  /** By name; absent when the file has none. */
+  readonly rotations?: Readonly<Record<string, RotationConfig>>;
 }
