@@ -3,6 +3,7 @@ import { ConfigError } from '../shared/config/errors';
 import { TimelineError } from '../shared/timeline/errors';
 import { alertsCommand } from './commands/alerts';
 import { demoCommand } from './commands/demo';
+import { oncallCommand } from './commands/oncall';
 import { pollCommand } from './commands/poll';
 import { replayCommand } from './commands/replay';
 import { ackCommand, silenceCommand } from './commands/silence';
@@ -29,6 +30,11 @@ Usage:
   telealert silence expire ID [--state FILE | --stack NAME]
   telealert ack      KEY | --rule NAME [--by NAME] [--state FILE | --stack NAME]
   telealert alerts   [--rule NAME] [--json] [--state FILE | --stack NAME]
+  telealert oncall   [--rotation R] [--at TIME] [--json] [--state FILE | --stack NAME]
+  telealert oncall override --rotation R --who NAME [--from TIME] --until TIME [--by NAME]
+                     [--state FILE | --stack NAME]
+  telealert oncall override list [--rotation R] [--json] [--state FILE | --stack NAME]
+  telealert oncall override remove ID [--state FILE | --stack NAME]
 
 Options:
   --config F      the rules file (default: telealert.yaml in the working directory)
@@ -58,10 +64,14 @@ Options:
   --by NAME       who silences or acknowledges (default: the operating system's user, then
                   USER)
   --rule NAME     ack: every firing alert of the rule; alerts: only the rule's
-  --stack NAME    silence, ack, alerts: the deployed stack's state (its TableName output),
-                  with your AWS credentials and AWS_REGION. Without --stack or --state:
-                  TELEALERT_STACK, else cdk.json's stackName here, else the local state
-                  poll left; their first line says where they acted
+  --stack NAME    silence, ack, alerts, oncall: the deployed stack's state (its TableName
+                  output), with your AWS credentials and AWS_REGION. Without --stack or
+                  --state: TELEALERT_STACK, else cdk.json's stackName here, else the local
+                  state poll left; their first line says where they acted
+  --rotation R    oncall: the rotation (default: every one); override: the one overridden
+  --who NAME      override: the person on call instead (a name under people)
+  --from TIME     override: when it starts (default: now); --until: when it ends
+  --at TIME       oncall: who is on call then instead of now
 
 Environment:
   TELEALERT_TOKEN the API bearer token for \`poll\`
@@ -84,6 +94,7 @@ const COMMANDS = {
 const WITH_ARGUMENTS = {
   silence: silenceCommand,
   ack: ackCommand,
+  oncall: oncallCommand,
 } as const satisfies Record<
   string,
   (options: CliOptions, io: Io, args: readonly string[]) => Promise<number>
@@ -117,7 +128,9 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       return EXIT.ok;
     }
     if (name === undefined) throw new UsageError('a command is required');
-    if (name === 'silence' || name === 'ack') return await WITH_ARGUMENTS[name](values, io, extra);
+    if (name === 'silence' || name === 'ack' || name === 'oncall') {
+      return await WITH_ARGUMENTS[name](values, io, extra);
+    }
     if (!isCommand(name)) throw new UsageError(`unknown command "${name}"`);
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     return await COMMANDS[name](values, io);

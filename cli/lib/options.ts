@@ -28,6 +28,10 @@ export const OPTIONS = {
   by: { type: 'string' },
   rule: { type: 'string' },
   stack: { type: 'string' },
+  rotation: { type: 'string' },
+  who: { type: 'string' },
+  from: { type: 'string' },
+  at: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

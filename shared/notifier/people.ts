@@ -1,15 +1,21 @@
+import { OverrideError } from '../oncall/errors';
+import type { Override } from '../oncall/types';
 import { AckError, SilenceEndedError, SilenceError } from './errors';
 import { formatLimit, MAX_FOLLOWED_ALERTS } from './follow';
+import { addOverride, removeOverride } from './overrides';
 import { SILENCE_RETENTION_MS } from './silence';
 import type { Acknowledgement, NotifierState, Silence, TrackedAlert } from './types';
 import { NOTIFIER_STATE_VERSION } from './types';
 
 /**
- * What people do to the notifier (contract section 6): add or expire a silence, acknowledge
- * alerts by key or by rule. `telealert silence|ack` and replay's timeline actions.
+ * What people do to the notifier (contract sections 6 and 8): add or expire a silence,
+ * acknowledge alerts by key or by rule, add or remove an override of a rotation.
+ * `telealert silence|ack|oncall override` and replay's timeline actions.
  */
 export type PersonAction =
   | { readonly kind: 'silence'; readonly silence: Silence }
+  | { readonly kind: 'override'; readonly override: Override }
+  | { readonly kind: 'remove-override'; readonly id: string }
   | { readonly kind: 'expire'; readonly id: string }
   | {
       readonly kind: 'ack';
@@ -132,12 +138,20 @@ export function applyAction(
   nowMs: number,
 ): NotifierState {
   if (action.kind === 'silence') return addSilence(state, action.silence);
+  if (action.kind === 'override') return addOverride(state, action.override, nowMs);
   try {
+    if (action.kind === 'remove-override') return removeOverride(state, action.id).state;
     if (action.kind === 'expire') return expireSilence(state, action.id, nowMs).state;
     const target = action.key !== undefined ? { key: action.key } : { rule: action.rule ?? '' };
     return acknowledge(state, target, { by: action.by, at: nowMs, via: action.via ?? 'cli' }).state;
   } catch (error) {
-    if (error instanceof AckError || error instanceof SilenceError) return base(state);
+    if (
+      error instanceof AckError ||
+      error instanceof SilenceError ||
+      error instanceof OverrideError
+    ) {
+      return base(state);
+    }
     throw error;
   }
 }

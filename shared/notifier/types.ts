@@ -1,4 +1,5 @@
 import type { NotificationStatus } from '../messages/types';
+import type { Override } from '../oncall/types';
 import type { Severity, SourceName } from '../types/config';
 
 export const NOTIFIER_STATE_VERSION = 1;
@@ -207,6 +208,8 @@ export interface NotifierState {
   readonly alerts?: Readonly<Record<string, TrackedAlert>>;
   /** Calls to `ack.did` taken, by call_id (epoch ms): a call acknowledges once. */
   readonly ackCalls?: Readonly<Record<string, number>>;
+  /** Overrides of rotations (contract section 8), in the order added; absent while none. */
+  readonly overrides?: readonly Override[];
 }
 
 /** An event not sent, and why (recorded, so nothing is lost without a trace). */

@@ -1,6 +1,8 @@
 import { SilenceError } from '../notifier/errors';
 import type { PersonAction } from '../notifier/people';
 import { makeSilence } from '../notifier/silence';
+import { OverrideError } from '../oncall/errors';
+import { makeOverride } from '../oncall/overrides';
 import { parseJsonExact } from '../records/exact-json';
 import { readBatch } from '../records/parse';
 import type { PollFailure, PollResult } from '../records/types';
@@ -89,12 +91,49 @@ const AckLineSchema = z.strictObject({
     ),
 });
 
+const OverrideLineSchema = z.strictObject({
+  at: z.string(),
+  override: z.strictObject({
+    rotation: z.string().check(z.minLength(1)),
+    who: z.string().check(z.minLength(1)),
+    from: z.string(),
+    until: z.string(),
+    by: z._default(z.string(), 'replay'),
+  }),
+});
+
+/** An override line (contract section 8): added at `at`, for `from`..`until`. */
+function readOverrideLine(
+  json: Record<string, unknown>,
+  atMs: number,
+  zone: string,
+): { action: PersonAction } | { message: string } {
+  const parsed = OverrideLineSchema.safeParse(json);
+  if (!parsed.success) return { message: parsed.error.issues.map(describe).join('; ') };
+  const { rotation, who, by } = parsed.data.override;
+  const from = readAt(parsed.data.override.from, zone);
+  const until = readAt(parsed.data.override.until, zone);
+  if (from === undefined)
+    return { message: `override.from: "${parsed.data.override.from}" is not a time` };
+  if (until === undefined) {
+    return { message: `override.until: "${parsed.data.override.until}" is not a time` };
+  }
+  try {
+    const override = makeOverride({ rotation, who, from, until, createdBy: by, createdAt: atMs });
+    return { action: { kind: 'override', override } };
+  } catch (error) {
+    if (error instanceof OverrideError) return { message: `override: ${error.message}` };
+    throw error;
+  }
+}
+
 /** An action line as the person who wrote it meant it; its time is read by the caller. */
 function readActionLine(
   json: Record<string, unknown>,
   atMs: number,
   zone: string,
 ): { action: PersonAction } | { message: string } {
+  if ('override' in json) return readOverrideLine(json, atMs, zone);
   if ('silence' in json) {
     const parsed = SilenceLineSchema.safeParse(json);
     if (!parsed.success) return { message: parsed.error.issues.map(describe).join('; ') };
@@ -186,7 +225,8 @@ export function parseTimeline(
 /**
  * Reads a timeline with people's actions between its polls (contract section 6):
  * `{"at":...,"silence":{"matchers":{...},"for":"2h"|"until":TIME,"comment":...,"by":...}}`
- * (the silence starts at `at`) and `{"at":...,"ack":{"key"|"rule":...,"by":...}}`.
+ * (the silence starts at `at`), `{"at":...,"ack":{"key"|"rule":...,"by":...}}` and
+ * `{"at":...,"override":{"rotation":...,"who":...,"from":TIME,"until":TIME,"by":...}}`.
  *
  * @throws TimelineError as `parseTimeline`, action lines' mistakes included.
  */
@@ -217,7 +257,7 @@ export function readTimeline(
       typeof json === 'object' &&
       json !== null &&
       !Array.isArray(json) &&
-      ('silence' in json || 'ack' in json)
+      ('silence' in json || 'ack' in json || 'override' in json)
     ) {
       const record = json as Record<string, unknown>;
       const atMs = typeof record.at === 'string' ? readAt(record.at, zone) : undefined;

@@ -93,3 +93,60 @@ describe("Function: readTimeline (people's actions)", () => {
     ]);
   });
 });
+
+describe('Function: readTimeline (overrides)', () => {
+  it('reads an override of a rotation, added at its line, for its from..until in the zone', () => {
+    const timeline = readTimeline(
+      line({
+        at: AT,
+        override: {
+          rotation: 'primary',
+          who: 'ravi',
+          from: '2026-11-21 20:00',
+          until: '2026-11-22T09:00:00+05:30',
+          by: 'asha',
+        },
+      }),
+      't.jsonl',
+      ZONE,
+    );
+    expect(timeline.actions).toEqual([
+      {
+        atMs: AT_MS,
+        action: {
+          kind: 'override',
+          override: expect.objectContaining({
+            rotation: 'primary',
+            who: 'ravi',
+            from: Date.parse('2026-11-21T20:00:00+05:30'),
+            until: Date.parse('2026-11-22T09:00:00+05:30'),
+            createdBy: 'asha',
+            createdAt: AT_MS,
+          }),
+        },
+      },
+    ]);
+  });
+
+  it('names an override that ends before it starts, a bad time and a missing person', () => {
+    expect(
+      issuesOf(
+        [
+          line({
+            at: AT,
+            override: { rotation: 'primary', who: 'ravi', from: AT, until: '2026-11-21 09:00' },
+          }),
+          line({
+            at: AT,
+            override: { rotation: 'primary', who: 'ravi', from: 'tonight', until: AT },
+          }),
+          line({ at: AT, override: { rotation: 'primary', from: AT, until: AT } }),
+        ].join('\n'),
+      ),
+    ).toEqual([
+      't.jsonl:1: override: an override must end after it starts',
+      't.jsonl:2: override.from: "tonight" is not a time',
+      expect.stringMatching(/^t\.jsonl:3: override\.who: /),
+    ]);
+  });
+});
