@@ -5,13 +5,14 @@ import {
   type DynamoDBClient,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { StateStoreError } from '../../shared/ports/errors';
 import {
-  attempt,
   BATCH_WRITE_MAX,
-  deleteBatch,
+  type BatchRequest,
   type Partition,
   parallel,
   queryPartition,
+  writeBatch,
 } from './dynamodb-requests';
 import { ATTR, commitRevision, STATE_SK } from './dynamodb-state-items';
 
@@ -27,6 +28,10 @@ import { ATTR, commitRevision, STATE_SK } from './dynamodb-state-items';
  * the revision has moved past theirs (before that, the commit may still be in flight). So any
  * number of owed items commit atomically with the state, with nothing lost and nothing sent
  * twice. `committed` is pruned at each such commit to the ids that still have an owed item.
+ *
+ * An owed item marked sent may be kept as a tombstone (`sentAt`, the notifier's messages:
+ * `dynamodb-sent.ts`): neither owed nor an orphan, it keeps a late write of the item from
+ * making it owed again.
  *
  * Every commit records its id as `writtenBy`: when the update was applied but its answer was
  * lost, the SDK's retry fails the revision check, and the item it returns (`ALL_OLD`) shows the
@@ -47,6 +52,8 @@ export interface PartitionRead {
   readonly owed: readonly Item[];
   /** Orphans: items no commit of a revision still reachable can make owed. */
   readonly orphans: readonly Item[];
+  /** Items marked sent and kept as tombstones (`sentAt`). */
+  readonly tombstones: readonly Item[];
 }
 
 /**
@@ -68,19 +75,26 @@ export async function readPartition(
     projection?.names,
   );
   const stateItem = items.find((item) => item.sk?.S === STATE_SK);
-  if (stateItem === undefined) return { stateItem, revision: 0, owed: [], orphans: [] };
+  if (stateItem === undefined) {
+    return { stateItem, revision: 0, owed: [], orphans: [], tombstones: [] };
+  }
   const revision = Number(stateItem[ATTR.revision]?.N ?? '0');
   const committed = new Set(stateItem[ATTR.committed]?.SS ?? []);
   const owed: Item[] = [];
   const orphans: Item[] = [];
+  const tombstones: Item[] = [];
   for (const item of items) {
     if (item === stateItem) continue;
+    if (item[ATTR.sentAt] !== undefined) {
+      tombstones.push(item);
+      continue;
+    }
     const commits = item[ATTR.commits]?.SS ?? [];
     if (commits.some((id) => committed.has(id))) owed.push(item);
     // No commit of a revision already reached can succeed any more: a lost race or a crash.
     else if (commits.every((id) => commitRevision(id) <= revision)) orphans.push(item);
   }
-  return { stateItem, revision, owed, orphans };
+  return { stateItem, revision, owed, orphans, tombstones };
 }
 
 /**
@@ -156,29 +170,45 @@ export interface OwedWrite {
   readonly what: string;
 }
 
-/** Writes an owed item, adding `commitId` to its `commits`. */
+/**
+ * Writes an owed item, adding `commitId` to its `commits`. With `unlessSent` (items marked sent
+ * by a tombstone), only if no tombstone says it was sent: a first attempt that reaches DynamoDB
+ * after the SDK's retry succeeded and the item was sent and marked must not make it owed again.
+ * Resolves `false` when the tombstone refused the write (the item was sent already).
+ */
 export async function putOwed(
   client: DynamoDBClient,
   table: string,
   owed: OwedWrite,
   commitId: string,
   expiresAt: AttributeValue,
-): Promise<void> {
-  await attempt(`cannot record ${owed.what} as owed`, () =>
-    client.send(
+  unlessSent = false,
+): Promise<boolean> {
+  try {
+    await client.send(
       new UpdateItemCommand({
         TableName: table,
         Key: owed.key,
         UpdateExpression: 'SET #body = :body, expiresAt = :expiresAt ADD #commits :c',
-        ExpressionAttributeNames: { '#body': owed.attribute, '#commits': ATTR.commits },
+        ...(unlessSent ? { ConditionExpression: 'attribute_not_exists(#sentAt)' } : {}),
+        ExpressionAttributeNames: {
+          '#body': owed.attribute,
+          '#commits': ATTR.commits,
+          ...(unlessSent ? { '#sentAt': ATTR.sentAt } : {}),
+        },
         ExpressionAttributeValues: {
           ':body': { S: owed.json },
           ':expiresAt': expiresAt,
           ':c': { SS: [commitId] },
         },
       }),
-    ),
-  );
+    );
+    return true;
+  } catch (error) {
+    if (unlessSent && error instanceof ConditionalCheckFailedException) return false;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StateStoreError(`cannot record ${owed.what} as owed: ${reason}`, { cause: error });
+  }
 }
 
 /** The conditional update of a state item that completes a commit. */
@@ -272,19 +302,31 @@ export async function writeState(
 }
 
 /**
- * Deletes items `BATCH_WRITE_MAX` at a time (once each), retrying what DynamoDB leaves
- * unprocessed; `what` names them in errors ("notifications of live_calls").
+ * Marks items sent, `BATCH_WRITE_MAX` requests at a time (once each), retrying what DynamoDB
+ * leaves unprocessed; `what` names them in errors ("notifications of live_calls").
  */
-export async function deleteKeys(
+export async function writeSent(
+  client: DynamoDBClient,
+  table: string,
+  requests: readonly BatchRequest[],
+  sleep: (ms: number) => Promise<void>,
+  what: string,
+): Promise<void> {
+  const batches: BatchRequest[][] = [];
+  for (let start = 0; start < requests.length; start += BATCH_WRITE_MAX) {
+    batches.push(requests.slice(start, start + BATCH_WRITE_MAX));
+  }
+  await parallel(batches, (batch) => writeBatch(client, table, batch, sleep, what));
+}
+
+/** Deletes items by key, as `writeSent`. */
+export function deleteKeys(
   client: DynamoDBClient,
   table: string,
   keys: readonly Item[],
   sleep: (ms: number) => Promise<void>,
   what: string,
 ): Promise<void> {
-  const batches: Item[][] = [];
-  for (let start = 0; start < keys.length; start += BATCH_WRITE_MAX) {
-    batches.push(keys.slice(start, start + BATCH_WRITE_MAX));
-  }
-  await parallel(batches, (batch) => deleteBatch(client, table, batch, sleep, what));
+  const requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+  return writeSent(client, table, requests, sleep, what);
 }

@@ -9,7 +9,6 @@ import {
 } from '../../shared/ports/errors';
 import type { NotifierCommit, NotifierStore, StoredNotifier } from '../../shared/ports/notifier';
 import {
-  deleteKeys,
   deleteOrphans,
   liveCommits,
   type OrphanLeft,
@@ -18,6 +17,7 @@ import {
   writeState,
 } from './dynamodb-commit';
 import { NOTIFIER_PARTITION, parallel } from './dynamodb-requests';
+import { deleteExpiredTombstones, writeTombstones } from './dynamodb-sent';
 import { ATTR, MAX_STATE_ITEM_BYTES, newCommitId, STATE_SK } from './dynamodb-state-items';
 
 const DAY_MS = 86_400_000;
@@ -79,7 +79,8 @@ export interface DynamoNotifierStoreOptions {
  * The deployed `NotifierStore`, in the state table beside the sources (partition
  * `notifier`): the state item (`sk` = `state`: gzip JSON of the notifier state and the ids of
  * the events it took in, `revision`, `committed`, `writtenBy`, `expiresAt`) and one item per
- * owed message (`sk` = `message#<id>`: the message JSON, the `commits` that wrote it).
+ * owed message (`sk` = `message#<id>`: the message JSON, the `commits` that wrote it), which
+ * becomes a tombstone once sent (`dynamodb-sent.ts`: `sentAt`, kept an hour).
  *
  * The same commit protocol as the pollers' `DynamoStateStore` (`dynamodb-commit.ts`): owed
  * messages commit atomically with the state, an orphan is deleted only if no commit in flight
@@ -118,7 +119,16 @@ export class DynamoNotifierStore implements NotifierStore {
         cause: error,
       });
     }
-    await deleteOrphans(this.#client, this.#table, read.orphans, this.#onOrphanLeft);
+    await Promise.all([
+      deleteOrphans(this.#client, this.#table, read.orphans, this.#onOrphanLeft),
+      deleteExpiredTombstones(
+        this.#client,
+        this.#table,
+        read.tombstones,
+        this.#now(),
+        this.#onOrphanLeft,
+      ),
+    ]);
     owed.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1));
     return { state: body.state, revision: read.revision, consumed: body.consumed, owed };
   }
@@ -151,6 +161,9 @@ export class DynamoNotifierStore implements NotifierStore {
         },
         commitId,
         expiresAt,
+        // A message already sent (a late first attempt of this write, or the same message
+        // decided again) stays sent: not owed a second time.
+        true,
       ),
     );
     return writeState(this.#client, this.#table, {
@@ -169,6 +182,14 @@ export class DynamoNotifierStore implements NotifierStore {
 
   async markMessagesSent(ids: readonly string[]): Promise<void> {
     const keys = [...new Set(ids)].map(messageKey);
-    await deleteKeys(this.#client, this.#table, keys, this.#sleep, 'messages of the notifier');
+    // Tombstones, not deletes: a late owed write of a message cannot make it owed again.
+    await writeTombstones(
+      this.#client,
+      this.#table,
+      keys,
+      this.#now(),
+      this.#sleep,
+      'messages of the notifier',
+    );
   }
 }

@@ -1,6 +1,7 @@
 import {
   type AttributeValue,
   BatchWriteItemCommand,
+  type BatchWriteItemCommandInput,
   type DynamoDBClient,
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -58,18 +59,24 @@ export async function queryPartition(
   return items;
 }
 
+/** One request of a batch write: a delete, or a put of a whole item. */
+export type BatchRequest = NonNullable<
+  NonNullable<BatchWriteItemCommandInput['RequestItems']>[string]
+>[number];
+
 /**
- * Deletes up to `BATCH_WRITE_MAX` items, retrying with backoff what DynamoDB leaves
- * unprocessed; `what` names them in errors ("notifications of live_calls").
+ * Writes up to `BATCH_WRITE_MAX` requests (deletes, or puts of whole items), retrying with
+ * backoff what DynamoDB leaves unprocessed; `what` names the items in errors ("notifications of
+ * live_calls"). Every use of it marks items sent.
  */
-export async function deleteBatch(
+export async function writeBatch(
   client: DynamoDBClient,
   table: string,
-  keys: readonly Record<string, AttributeValue>[],
+  batch: readonly BatchRequest[],
   sleep: (ms: number) => Promise<void>,
   what: string,
 ): Promise<void> {
-  let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+  let requests = [...batch];
   for (let round = 0; requests.length > 0; round += 1) {
     if (round > BATCH_RETRIES) {
       throw new StateStoreError(
@@ -80,16 +87,14 @@ export async function deleteBatch(
     const { UnprocessedItems } = await attempt(`cannot mark ${what} as sent`, () =>
       client.send(new BatchWriteItemCommand({ RequestItems: { [table]: requests } })),
     );
-    requests = (UnprocessedItems?.[table] ?? []).flatMap((r) =>
-      r.DeleteRequest?.Key ? [{ DeleteRequest: { Key: r.DeleteRequest.Key } }] : [],
-    );
+    requests = UnprocessedItems?.[table] ?? [];
   }
 }
 
 /** Runs `task` over `items`, at most `PARALLEL_WRITES` at a time; rejects with the first error. */
 export async function parallel<T>(
   items: readonly T[],
-  task: (item: T) => Promise<void>,
+  task: (item: T) => Promise<unknown>,
 ): Promise<void> {
   let next = 0;
   const worker = async () => {

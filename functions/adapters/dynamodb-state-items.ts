@@ -36,6 +36,11 @@ export const ATTR = {
   notification: 'notification',
   /** Owed item: ids of the commits that wrote it (String Set). */
   commits: 'commits',
+  /**
+   * Tombstone of an owed item marked sent: when, epoch ms (Number). The item keeps only its
+   * keys, this and `expiresAt`.
+   */
+  sentAt: 'sentAt',
 } as const;
 
 /** The key of a source's state item. */

@@ -29,7 +29,17 @@ export type AwsFault =
    * Passed on and applied by moto, then the answer is lost: the connection is reset, or a 500
    * is answered instead. The SDK retries a request that already took effect.
    */
-  | { readonly kind: 'lost'; readonly answer: 'reset' | 500 };
+  | { readonly kind: 'lost'; readonly answer: 'reset' | 500 }
+  /**
+   * The connection is reset before the request reaches moto (the SDK retries it), and the
+   * request reaches moto only once `until` resolves: a first attempt that lands after its
+   * retry. `landed` hears moto's answer status.
+   */
+  | {
+      readonly kind: 'late';
+      readonly until: Promise<void>;
+      readonly landed: (status: number) => void;
+    };
 
 export interface FaultProxy {
   /** `http://127.0.0.1:<port>`: what `AWS_ENDPOINT_URL` points at. */
@@ -141,6 +151,12 @@ export async function startFaultProxy(
     seen.push(fault === undefined ? { request } : { request, fault });
     if (fault?.kind === 'reset') {
       req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'late') {
+      req.socket.destroy();
+      await fault.until;
+      fault.landed((await forward(req, body)).status);
       return;
     }
     if (fault?.kind === 'error' || fault?.kind === 'throttle') {

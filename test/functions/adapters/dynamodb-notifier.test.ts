@@ -178,14 +178,80 @@ describe('Class: DynamoNotifierStore (mocked)', () => {
   });
 
   describe('Method: markMessagesSent', () => {
-    it('deletes each message once, 25 at a time', async () => {
+    it('replaces each message by its tombstone once, 25 at a time, kept an hour', async () => {
       dynamodb.on(BatchWriteItemCommand).resolves({});
       const ids = Array.from({ length: 30 }, (_, i) => i.toString(16).padStart(2, '0'));
       await store().markMessagesSent([...ids, '00']);
-      const sizes = dynamodb
+      const requests = dynamodb
         .commandCalls(BatchWriteItemCommand)
-        .map((call) => call.args[0].input.RequestItems?.t?.length);
-      expect(sizes.sort()).toEqual([25, 5]);
+        .map((call) => call.args[0].input.RequestItems?.t ?? []);
+      expect(requests.map((batch) => batch.length).sort()).toEqual([25, 5]);
+      expect(requests.flat()[0]).toEqual({
+        PutRequest: {
+          Item: {
+            pk: { S: 'notifier' },
+            sk: { S: 'message#00' },
+            sentAt: { N: String(Date.UTC(2026, 10, 21)) },
+            expiresAt: { N: String(Date.UTC(2026, 10, 21) / 1000 + 3600) },
+          },
+        },
+      });
+    });
+  });
+
+  describe('Tombstones of sent messages', () => {
+    const NOW = Date.UTC(2026, 10, 21);
+    const tombstone = (id: string, sentAt: number): Record<string, AttributeValue> => ({
+      pk: { S: 'notifier' },
+      sk: { S: `message#${id}` },
+      sentAt: { N: String(sentAt) },
+      expiresAt: { N: String(Math.floor(sentAt / 1000) + 3600) },
+    });
+
+    it('writes an owed message only where no tombstone says it was sent', async () => {
+      dynamodb.on(QueryCommand).resolves({ Items: [stateItem(2, [])] });
+      dynamodb.on(UpdateItemCommand).resolves({});
+      await store().commitNotifier(2, { state: STATE, consumed: {}, owed: [sampleMessage('aa')] });
+      expect(updates()[0]).toMatchObject({
+        Key: { sk: { S: 'message#aa' } },
+        ConditionExpression: 'attribute_not_exists(#sentAt)',
+        ExpressionAttributeNames: { '#sentAt': 'sentAt' },
+      });
+    });
+
+    it('commits when a tombstone refuses an owed write: the message was sent, it is not owed again', async () => {
+      dynamodb.on(QueryCommand).resolves({ Items: [stateItem(2, [])] });
+      dynamodb
+        .on(UpdateItemCommand, { Key: { pk: { S: 'notifier' }, sk: { S: 'message#aa' } } })
+        .rejects(
+          new ConditionalCheckFailedException({ message: 'sent', $metadata: {}, Item: undefined }),
+        )
+        .on(UpdateItemCommand, { Key: { pk: { S: 'notifier' }, sk: { S: 'state' } } })
+        .resolves({});
+      const commit = { state: STATE, consumed: {}, owed: [sampleMessage('aa')] };
+      expect(await store().commitNotifier(2, commit)).toBe(3);
+    });
+
+    it('loads a tombstone as neither owed nor orphan, and deletes it once its hour is over', async () => {
+      const committed = newCommitId(3);
+      dynamodb.on(QueryCommand).resolves({
+        Items: [
+          tombstone('aa', NOW - 3_600_000),
+          tombstone('bb', NOW - 60_000),
+          messageItem('cc', [committed]),
+          stateItem(3, [committed]),
+        ],
+      });
+      dynamodb.on(DeleteItemCommand).resolves({});
+      expect((await store().loadNotifier()).owed).toEqual([sampleMessage('cc')]);
+      const deletes = dynamodb.commandCalls(DeleteItemCommand).map((call) => call.args[0].input);
+      expect(deletes).toEqual([
+        expect.objectContaining({
+          Key: { pk: { S: 'notifier' }, sk: { S: 'message#aa' } },
+          ConditionExpression: '#sentAt = :sentAt',
+          ExpressionAttributeValues: { ':sentAt': { N: String(NOW - 3_600_000) } },
+        }),
+      ]);
     });
   });
 });
