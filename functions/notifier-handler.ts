@@ -12,6 +12,8 @@ export interface NotifierHandlerOptions {
   readonly metrics?: Metrics;
   /** @default Date.now */
   readonly now?: () => number;
+  /** Waits between a refused publish and its retry. @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
   readonly env?: NodeJS.ProcessEnv;
   /** Wraps the container's wiring once it is built (tests: crash injection, fakes). */
   readonly wire?: (wiring: NotifierWiring) => NotifierWiring;
@@ -41,7 +43,14 @@ export function createNotifierHandler(options: NotifierHandlerOptions = {}) {
   const run = async (event: NotifierEvent, context: Context): Promise<NotifierSummary> => {
     logger.setCorrelationId(correlationId(event, context));
     if (wiring === undefined) {
-      const built = wireNotifier({ env: options.env, now, logger, metrics });
+      const { sleep } = options;
+      const built = wireNotifier({
+        env: options.env,
+        now,
+        logger,
+        metrics,
+        ...(sleep ? { sleep } : {}),
+      });
       wiring = options.wire ? options.wire(built) : built;
     }
     const { runtime, events, store, publisher } = wiring;

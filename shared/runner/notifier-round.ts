@@ -15,6 +15,11 @@ export const MAX_EVENTS_PER_STEP = 5_000;
 
 /** Time a round keeps free before its deadline for one more step's commit, publish and marks. */
 const STEP_MARGIN_MS = 10_000;
+/**
+ * Time a round keeps free before its deadline once it publishes: a publish SNS refuses costs
+ * about a second of retries (one that hangs, more), then the sent messages are marked.
+ */
+const PUBLISH_MARGIN_MS = 10_000;
 
 export interface NotifierRoundOptions {
   readonly config: Config;
@@ -54,10 +59,12 @@ export interface NotifierRoundResult extends NotifierStepResult {
  * notifier alone turns them into messages. It reads every source's committed events and takes
  * them, oldest first, in notifier steps of at most `maxEventsPerStep` (events a step took in
  * before are skipped by their ids); once a step has committed its events, it marks them sent
- * in their sources, and the next step forgets their ids. A round that fails before a step
- * commits leaves that step's events owed, taken by the next round; a mark that fails leaves
- * them owed too, and the next round skips and marks them (a step remembers the ids it took in
- * for an hour, `consumedRetentionMs`). With no events the round is one step: the clock's tick.
+ * in their sources before it publishes, and the next step forgets their ids. A round that
+ * fails before a step commits leaves that step's events owed, taken by the next round; a mark
+ * that fails leaves them owed too, and the next round skips and marks them (a step remembers
+ * the ids it took in for an hour, `consumedRetentionMs`, and for as long as they are still
+ * owed). Publishing stops 10 s before the deadline, leaving the rest owed with the same ids.
+ * With no events the round is one step: the clock's tick.
  *
  * @throws what `notifierStep` throws, and the event store's read errors.
  */
@@ -70,20 +77,8 @@ export async function notifierRound(options: NotifierRoundOptions): Promise<Noti
   const results: NotifierStepResult[] = [];
   const markSentFailed: { source: SourceName; events: number; error: unknown }[] = [];
   const forget = new Set<string>();
-  let next = 0;
-  do {
-    const chunk = events.slice(next, next + perStep);
-    const result = await notifierStep({
-      config: options.config,
-      store: options.store,
-      publisher: options.publisher,
-      now: options.now,
-      events: chunk,
-      forget,
-      ...(options.owedGraceMs === undefined ? {} : { owedGraceMs: options.owedGraceMs }),
-    });
-    results.push(result);
-    next += chunk.length;
+  const stillOwed = new Set(events.map((event) => event.id));
+  const markSent = async (chunk: readonly Notification[]) => {
     const bySource = new Map<SourceName, string[]>();
     for (const event of chunk) {
       const ids = bySource.get(event.source) ?? [];
@@ -100,6 +95,28 @@ export async function notifierRound(options: NotifierRoundOptions): Promise<Noti
         }
       }),
     );
+  };
+  let next = 0;
+  do {
+    const chunk = events.slice(next, next + perStep);
+    const result = await notifierStep({
+      config: options.config,
+      store: options.store,
+      publisher: options.publisher,
+      now: options.now,
+      events: chunk,
+      forget,
+      stillOwed,
+      // Taken in once the step committed: marked sent before it publishes, so an SNS outage
+      // that takes the rest of the invocation leaves messages owed, never events.
+      onCommitted: () => markSent(chunk),
+      ...(options.deadlineMs === undefined
+        ? {}
+        : { publishUntilMs: options.deadlineMs - PUBLISH_MARGIN_MS }),
+      ...(options.owedGraceMs === undefined ? {} : { owedGraceMs: options.owedGraceMs }),
+    });
+    results.push(result);
+    next += chunk.length;
   } while (
     next < events.length &&
     (options.deadlineMs === undefined || options.now() < options.deadlineMs - STEP_MARGIN_MS)

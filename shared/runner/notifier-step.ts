@@ -43,6 +43,23 @@ export interface NotifierStepOptions {
    * flight, not by a backlog's size).
    */
   readonly forget?: ReadonlySet<string>;
+  /**
+   * Ids of events still owed where they were committed (not marked sent yet): remembered
+   * whatever their age, so an event handed over again after an outage of any length (marks
+   * failing for hours) is skipped, not told again under a new message.
+   */
+  readonly stillOwed?: ReadonlySet<string>;
+  /**
+   * Called once the step's events are the notifier's (committed, or taken in before), before it
+   * publishes: the deployed round marks them sent there, so publishing, however long SNS
+   * refuses, cannot keep them owed.
+   */
+  readonly onCommitted?: () => Promise<void>;
+  /**
+   * Epoch ms past which no further message is published (the invocation's end, less a margin):
+   * the rest stays owed, for the next step, with the same ids. @default none
+   */
+  readonly publishUntilMs?: number;
 }
 
 export interface NotifierStepResult {
@@ -107,8 +124,10 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     const nowMs = now();
     const consumed: Record<string, number> = {};
     const forgetBefore = nowMs - consumedRetentionMs(config, release);
-    for (const [id, at] of Object.entries(stored.consumed))
-      if (at >= forgetBefore && !options.forget?.has(id)) consumed[id] = at;
+    for (const [id, at] of Object.entries(stored.consumed)) {
+      const remembered = at >= forgetBefore || options.stillOwed?.has(id) === true;
+      if (remembered && !options.forget?.has(id)) consumed[id] = at;
+    }
     const fresh: Notification[] = [];
     for (const event of events) {
       if (Object.hasOwn(consumed, event.id)) continue;
@@ -151,16 +170,19 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
   }
   if (committed === undefined) throw lastConflict ?? new NotifierConflictError(-1);
 
-  let published: readonly string[] = [];
-  if (committed.owed.length > 0) {
+  await options.onCommitted?.();
+
+  // One message at a time, so that the step stops in time however slowly each publish fails.
+  const published: string[] = [];
+  for (const message of committed.owed) {
+    if (options.publishUntilMs !== undefined && now() >= options.publishUntilMs) break;
     try {
-      published = (await publisher.publish(committed.owed)).delivered;
+      published.push(...(await publisher.publish([message])).delivered);
     } catch {
-      // Still owed: the next step publishes them, with the same ids.
-      published = [];
+      // Still owed: the next step publishes it, with the same id.
     }
-    if (published.length > 0) await store.markMessagesSent(published);
   }
+  if (published.length > 0) await store.markMessagesSent(published);
   const done = new Set(published);
   return {
     decided: committed.decided,

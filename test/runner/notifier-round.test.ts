@@ -10,7 +10,7 @@ import type { NotifierCommit } from '../../shared/ports/notifier';
 import type { OwedEvents } from '../../shared/ports/types';
 import { notifierRound } from '../../shared/runner/notifier-round';
 import type { SourceName } from '../../shared/types/config';
-import { config, MINUTE, T0 } from '../engine/fixtures';
+import { config, DEFAULT_GROUP, MINUTE, T0 } from '../engine/fixtures';
 import { ringingEvent } from '../notifier/events';
 
 const CONFIG = config([]);
@@ -228,5 +228,116 @@ describe('Function: notifierRound', () => {
     expect(await round()).toMatchObject({ taken: 10, left: 5, steps: 1 });
     expect(await round()).toMatchObject({ taken: 5, left: 0, steps: 1 });
     expect(await store.loadOwed('live_calls')).toEqual([]);
+  });
+
+  describe('during an SNS outage', () => {
+    const { oncall, ...others } = config([]).channels;
+    if (oncall === undefined) throw new Error('the fixture config has no oncall channel');
+    /** Each call its own group: one message per event. */
+    const PER_CALL = config([], {
+      channels: { ...others, oncall: { ...oncall, group: { ...DEFAULT_GROUP, by: ['call_id'] } } },
+    });
+    const calls = (n: number) => Array.from({ length: n }, (_, i) => ringingEvent(`c${i}`, T0 + i));
+
+    /** SNS refusing: each message costs `costMs` of the invocation's time, then fails. */
+    class RefusingPublisher extends MemoryMessagePublisher {
+      refusing = true;
+      constructor(
+        private readonly clock: { nowMs: number },
+        private readonly costMs: number,
+      ) {
+        super();
+      }
+      override async publish(messages: Parameters<MemoryMessagePublisher['publish']>[0]) {
+        if (!this.refusing) return super.publish(messages);
+        this.clock.nowMs += this.costMs * messages.length;
+        throw new Error('SNS: ServiceUnavailable');
+      }
+    }
+
+    it('marks the events sent once its step committed, before publishing: a round killed while publishing leaves messages owed, never events', async () => {
+      const events = await committed(calls(3));
+      let publishing: () => void = () => {};
+      const publishReached = new Promise<void>((resolve) => {
+        publishing = resolve;
+      });
+      // SNS never answers and the invocation ends there, as one that times out.
+      const hanging = {
+        publish: () => {
+          publishing();
+          return new Promise<never>(() => {});
+        },
+      };
+      const store = new MemoryNotifierStore();
+      void notifierRound({
+        config: PER_CALL,
+        events,
+        store,
+        publisher: hanging,
+        now: () => T0 + MINUTE,
+      });
+      await publishReached;
+      expect(await events.loadOwed('live_calls')).toEqual([]);
+      expect((await store.loadNotifier()).owed).toHaveLength(3);
+
+      const publisher = new MemoryMessagePublisher();
+      const next = await notifierRound({
+        config: PER_CALL,
+        events,
+        store,
+        publisher,
+        now: () => T0 + 4 * MINUTE,
+      });
+      expect(next).toMatchObject({ taken: 0, decided: [] });
+      expect(publisher.published.flatMap((m) => m.alerts.map((a) => a.key)).sort()).toEqual([
+        'ringing{call_id=c0}',
+        'ringing{call_id=c1}',
+        'ringing{call_id=c2}',
+      ]);
+    });
+
+    it('stops publishing 10 s before its deadline, leaving the rest owed for the next round', async () => {
+      const events = await committed(calls(100));
+      const clock = { nowMs: T0 + MINUTE };
+      const publisher = new RefusingPublisher(clock, 1_000);
+      const deadlineMs = clock.nowMs + 50_000;
+      const result = await notifierRound({
+        config: PER_CALL,
+        events,
+        store: new MemoryNotifierStore(),
+        publisher,
+        now: () => clock.nowMs,
+        deadlineMs,
+      });
+      expect(result.decided).toHaveLength(100);
+      expect(result.unpublished).toHaveLength(100);
+      // Each refused message costs a second: 40 of them fit before the 10 s kept free.
+      expect(clock.nowMs).toBe(deadlineMs - 10_000);
+    });
+
+    it('remembers the events it took in for as long as they are still owed, past the hour', async () => {
+      const store = await committed(calls(2));
+      // Marks fail for three hours (DynamoDB refusing deletes): the events are handed over again.
+      let failing = true;
+      const events: OwedEvents = {
+        loadOwed: (source) => store.loadOwed(source),
+        markSent: async (source, ids) => {
+          if (failing) throw new Error('throttled');
+          await store.markSent(source, ids);
+        },
+      };
+      const notifier = new MemoryNotifierStore();
+      const publisher = new MemoryMessagePublisher();
+      const round = (nowMs: number) =>
+        notifierRound({ config: PER_CALL, events, store: notifier, publisher, now: () => nowMs });
+      expect((await round(T0)).taken).toBe(2);
+      for (let hour = 1; hour <= 3; hour += 1) {
+        expect(await round(T0 + hour * 60 * MINUTE)).toMatchObject({ taken: 0, skipped: 2 });
+      }
+      failing = false;
+      expect(await round(T0 + 4 * 60 * MINUTE)).toMatchObject({ taken: 0, skipped: 2 });
+      expect(await store.loadOwed('live_calls')).toEqual([]);
+      expect(publisher.published).toHaveLength(2);
+    });
   });
 });
