@@ -7,6 +7,7 @@ import { type MotoServer as Moto, startMoto } from '../cli/deploy-local/moto';
 import { sqsSampleQueue } from '../functions/adapters/sqs-samples';
 import { createPollerHandler } from '../functions/handler';
 import { createNotifierHandler } from '../functions/notifier-handler';
+import type { NotifierSummary } from '../functions/notifier-metrics';
 import type { PollerWiring } from '../functions/wiring';
 import { writeEmbeddedConfig } from '../shared/config/embedded';
 import { readConfigData } from '../shared/config/load';
@@ -78,12 +79,8 @@ export async function startLoopback(rulesText: string): Promise<Loopback> {
       const rules = options.rules ?? (benchConfigData() as Record<string, unknown>);
       return {
         bundle,
-        // As the stack sets the pollers: they commit their events, the notifier sends.
-        environment: {
-          TELEALERT_TABLE: tableName,
-          TELEALERT_TOPICS: JSON.stringify(stack.topics),
-          TELEALERT_DELIVERY: 'messages',
-        },
+        // As the stack sets the pollers: the table (they commit their events, the notifier sends).
+        environment: { TELEALERT_TABLE: tableName },
         rules: { ...rules, api: { ...(rules.api as object), tokenParameter: TOKEN_PARAMETER } },
         token: TOKEN,
         table: tableName,
@@ -119,17 +116,15 @@ export interface WarmFigure {
   readonly expectedApiRequests: number;
   readonly dynamodbReads: number;
   readonly dynamodbWrites: number;
-  readonly snsCalls: number;
-  readonly expectedSnsCalls: number;
   readonly ssmCalls: number;
   readonly sqsSends: number;
-  readonly notifications: number;
+  /** Alert events the run committed, owed to the notifier (a poller publishes nothing). */
+  readonly events: number;
 }
 
 type Counted = {
   dynamodbReads: number;
   dynamodbWrites: number;
-  sns: number;
   ssm: number;
   sqs: number;
 };
@@ -173,19 +168,6 @@ function sampleEvent(sample: number, dueAtMs: number): SQSEvent {
   };
 }
 
-/** `PublishBatch` calls owed for notifications: per topic, by 10. */
-export function snsCallsFor(
-  notifications: readonly { readonly channels: readonly string[] }[],
-): number {
-  const perChannel = new Map<string, number>();
-  for (const n of notifications) {
-    for (const c of n.channels) perChannel.set(c, (perChannel.get(c) ?? 0) + 1);
-  }
-  let calls = 0;
-  for (const count of perChannel.values()) calls += Math.ceil(count / 10);
-  return calls;
-}
-
 /**
  * Warm runs of the real handler (middy, Powertools, the AWS adapters) in this process against
  * the simulator and moto: the first invocation sets the container up, the next `runs` are
@@ -204,8 +186,8 @@ export async function measureWarm(
   const file = join(directory, `warm-${source}.json`);
   const config: Config = validateConfig(loopback.rules(), 'warm.json');
   writeEmbeddedConfig(file, config);
-  const counts: Counted = { dynamodbReads: 0, dynamodbWrites: 0, sns: 0, ssm: 0, sqs: 0 };
-  let sent: { channels: readonly string[] }[] = [];
+  const counts: Counted = { dynamodbReads: 0, dynamodbWrites: 0, ssm: 0, sqs: 0 };
+  let committed = 0;
   const count = (wiring: PollerWiring): PollerWiring => {
     const { runtime } = wiring;
     runtime.dynamodb.middlewareStack.add(
@@ -217,26 +199,27 @@ export async function measureWarm(
       { step: 'initialize', name: 'benchCount-dynamodb' },
     );
     const counting =
-      (name: 'sns' | 'ssm' | 'sqs') =>
+      (name: 'ssm' | 'sqs') =>
       <I, O>(next: (args: I) => Promise<O>) =>
       async (args: I) => {
         counts[name] += 1;
         return next(args);
       };
     const step = (name: string) => ({ step: 'initialize' as const, name: `benchCount-${name}` });
-    runtime.sns.middlewareStack.add(counting('sns'), step('sns'));
     runtime.ssm.middlewareStack.add(counting('ssm'), step('ssm'));
     runtime.sampleQueue?.sqs.middlewareStack.add(counting('sqs'), step('sqs'));
-    const publisher = wiring.publisher;
-    // The bench's pollers publish each event (TELEALERT_DELIVERY unset), so what they send is counted here.
-    if (publisher === undefined)
-      throw new Error('the bench poller has no publisher: is TELEALERT_DELIVERY set?');
+    // As deployed, the pollers commit their events for the notifier: counted as committed.
+    const { store } = wiring;
     return {
       ...wiring,
-      publisher: {
-        publish: (notifications) => {
-          for (const notification of notifications) sent.push(notification);
-          return publisher.publish(notifications);
+      store: {
+        load: (s) => store.load(s),
+        markSent: (s, ids) => store.markSent(s, ids),
+        narrowOwed: (s, id, channels) => store.narrowOwed(s, id, channels),
+        commit: async (s, revision, next, owed) => {
+          const written = await store.commit(s, revision, next, owed);
+          committed += owed.length;
+          return written;
         },
       },
     };
@@ -250,7 +233,6 @@ export async function measureWarm(
       ...process.env,
       TELEALERT_CONFIG_FILE: file,
       TELEALERT_TABLE: loopback.stack.tableName,
-      TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
       ...(sampleQueueUrl ? { TELEALERT_SAMPLE_QUEUE_URL: sampleQueueUrl } : {}),
     },
   }) as unknown as (event: object, context: Context) => Promise<RunSummary>;
@@ -282,12 +264,10 @@ export async function measureWarm(
     requests: 0,
     samples: 0,
     invocations: 0,
-    notifications: 0,
-    expectedSns: 0,
+    events: 0,
   };
   for (let index = 0; index < runs; index += 1) {
-    const before = { ...counts, requests: loopback.requests() };
-    sent = [];
+    const before = { ...counts, requests: loopback.requests(), committed };
     const start = performance.now();
     const { samples, billed } = await run(`warm-${index}`);
     times.push(performance.now() - start);
@@ -295,14 +275,12 @@ export async function measureWarm(
     last = {
       dynamodbReads: counts.dynamodbReads - before.dynamodbReads,
       dynamodbWrites: counts.dynamodbWrites - before.dynamodbWrites,
-      sns: counts.sns - before.sns,
       ssm: counts.ssm - before.ssm,
       sqs: counts.sqs - before.sqs,
       requests: loopback.requests() - before.requests,
       samples,
       invocations: billed.length,
-      notifications: sent.length,
-      expectedSns: snsCallsFor(sent),
+      events: committed - before.committed,
     };
   }
   if (sampleQueueUrl) {
@@ -323,11 +301,9 @@ export async function measureWarm(
     expectedApiRequests: perSample * last.samples,
     dynamodbReads: last.dynamodbReads,
     dynamodbWrites: last.dynamodbWrites,
-    snsCalls: last.sns,
-    expectedSnsCalls: last.expectedSns,
     ssmCalls: last.ssm,
     sqsSends: last.sqs,
-    notifications: last.notifications,
+    events: last.events,
   };
 }
 
@@ -340,6 +316,13 @@ export interface NotifierWarmFigure {
   readonly dynamodbReads: number;
   readonly dynamodbWrites: number;
   readonly snsCalls: number;
+  /**
+   * Over every invocation, the first included (it takes what the pollers' runs committed):
+   * the events taken in, the messages published, and the SNS calls made.
+   */
+  readonly events: number;
+  readonly messages: number;
+  readonly snsCallsAll: number;
 }
 
 /**
@@ -383,13 +366,20 @@ export async function measureNotifierWarm(
       TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
     },
   }) as unknown as (event: object, context: Context) => Promise<unknown>;
-  await handler({ id: 'notifier-cold' }, lambdaContext());
+  let events = 0;
+  let messages = 0;
+  const round = async (id: string) => {
+    const summary = (await handler({ id }, lambdaContext())) as NotifierSummary;
+    events += summary.taken;
+    messages += summary.published.length;
+  };
+  await round('notifier-cold');
   const billed: number[] = [];
   let last = { ...counts };
   for (let index = 0; index < runs; index += 1) {
     const before = { ...counts };
     const start = performance.now();
-    await handler({ id: `notifier-warm-${index}` }, lambdaContext());
+    await round(`notifier-warm-${index}`);
     billed.push(Math.ceil(performance.now() - start));
     last = {
       dynamodbReads: counts.dynamodbReads - before.dynamodbReads,
@@ -403,5 +393,8 @@ export async function measureNotifierWarm(
     dynamodbReads: last.dynamodbReads,
     dynamodbWrites: last.dynamodbWrites,
     snsCalls: last.sns,
+    events,
+    messages,
+    snsCallsAll: counts.sns,
   };
 }

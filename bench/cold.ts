@@ -151,10 +151,8 @@ export async function measureColdStarts(
 ): Promise<ColdFigure[]> {
   const base: NodeJS.ProcessEnv = {
     ...process.env,
+    // As the stack sets the pollers: the table (they commit their events, the notifier sends).
     TELEALERT_TABLE: loopback.stack.tableName,
-    TELEALERT_TOPICS: JSON.stringify(loopback.stack.topics),
-    // As the stack sets the pollers: they commit their events, the notifier sends.
-    TELEALERT_DELIVERY: 'messages',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
     // As deployed (the bundles carry their source map beside them).

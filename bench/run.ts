@@ -210,15 +210,17 @@ try {
       `= ${w.expectedApiRequests}`,
       w.apiRequests === w.expectedApiRequests,
     );
-    budget(
-      `SNS calls, ${w.source} (${w.notifications} notifications)`,
-      w.snsCalls,
-      `= ${w.expectedSnsCalls}`,
-      w.snsCalls === w.expectedSnsCalls,
-    );
     budget(`SSM calls, ${w.source} warm run`, w.ssmCalls, '= 0', w.ssmCalls === 0);
   }
+  // Deployed, a poller publishes nothing (it has no SNS client): the notifier takes what the
+  // runs committed and makes one Publish per message it sends, never one per event.
   const notifierWarm = await measureNotifierWarm(loopback, scratch, RUNS);
+  budget(
+    `SNS calls, notifier (${notifierWarm.messages} messages from ${notifierWarm.events} events the pollers committed)`,
+    notifierWarm.snsCallsAll,
+    `= ${notifierWarm.messages}`,
+    notifierWarm.snsCallsAll === notifierWarm.messages,
+  );
 
   log('5/5 cost...');
   const memoryMb = 256;

@@ -75,7 +75,6 @@ export async function pollInvocation(
     source,
     client: wiring.client,
     store: wiring.store,
-    ...(wiring.publisher ? { publisher: wiring.publisher } : {}),
     now,
     sleep,
     deadlineMs,

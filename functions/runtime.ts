@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SNSClient } from '@aws-sdk/client-sns';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import {
   EMBEDDED_CONFIG_FILE,
@@ -15,40 +14,21 @@ import type { SampleQueueWiring } from './adapters/sqs-samples';
 /** The environment the stack gives each function (docs/architecture.md, last table). */
 export const ENV = {
   table: 'TELEALERT_TABLE',
+  /** The notifier's only: channel name -> topic ARN. */
   topics: 'TELEALERT_TOPICS',
   configFile: 'TELEALERT_CONFIG_FILE',
   /** The live calls poller's sample queue (set when the rules take several samples a run). */
   sampleQueueUrl: 'TELEALERT_SAMPLE_QUEUE_URL',
-  /**
-   * `messages` (the stack's): the pollers only commit their events, the notifier function takes
-   * them (grouped, capped messages); unset: each event is published as it is (contract section 4).
-   */
-  delivery: 'TELEALERT_DELIVERY',
 } as const;
 
-/** How the pollers deliver: every event as it is, or through the notifier. */
-export type Delivery = 'events' | 'messages';
-
 /**
- * `TELEALERT_DELIVERY` (`messages`, or unset for `events`).
- *
- * @throws RuntimeConfigError for any other value.
+ * What a poller's container sets up once and reuses across invocations: a poller commits its
+ * events to the table, so it has no topics and no SNS client.
  */
-export function deliveryOf(env: NodeJS.ProcessEnv): Delivery {
-  const value = env[ENV.delivery];
-  if (value === undefined || value === '' || value === 'events') return 'events';
-  if (value === 'messages') return 'messages';
-  throw new RuntimeConfigError(`${ENV.delivery} must be "messages" or "events", not "${value}"`);
-}
-
-/** What one container sets up once and reuses across invocations. */
 export interface Runtime {
   readonly config: Config;
   readonly tableName: string;
-  /** Channel name -> SNS topic ARN. */
-  readonly topics: Readonly<Record<string, string>>;
   readonly dynamodb: DynamoDBClient;
-  readonly sns: SNSClient;
   readonly ssm: SSMClient;
   /** The sample queue and its client, when the stack gave this function one. */
   readonly sampleQueue?: SampleQueueWiring;
@@ -61,11 +41,12 @@ export interface Runtime {
 export type SampleQueueFactory = (queueUrl: string) => SampleQueueWiring;
 
 /**
- * `TELEALERT_TOPICS` read: a JSON object of channel name to topic ARN.
+ * `TELEALERT_TOPICS` read: a JSON object of channel name to topic ARN, with a topic for every
+ * channel of `config`.
  *
  * @throws RuntimeConfigError saying what is wrong with it.
  */
-function readTopics(text: string | undefined): Record<string, string> {
+export function readTopics(text: string | undefined, config: Config): Record<string, string> {
   const wrong = (reason: string, cause?: unknown) =>
     new RuntimeConfigError(
       `${ENV.topics} must be a JSON object of channel name to SNS topic ARN: ${reason}`,
@@ -87,6 +68,13 @@ function readTopics(text: string | undefined): Record<string, string> {
       throw wrong(`${channel}: ${JSON.stringify(arn)} is not an ARN`);
     }
     topics[channel] = arn;
+  }
+  // Own keys only: `in` would find a channel named `constructor` on Object's prototype.
+  const missing = Object.keys(config.channels).filter((channel) => !Object.hasOwn(topics, channel));
+  if (missing.length > 0) {
+    throw new RuntimeConfigError(
+      `${ENV.topics} has no topic for channel(s) ${missing.join(', ')}: redeploy the stack with this rules file`,
+    );
   }
   return topics;
 }
@@ -128,13 +116,14 @@ export function loadRuntimeConfig(
 }
 
 /**
- * Reads and checks the environment and the rules file, and creates the SDK clients (explicit
- * timeouts, bounded attempts). Synchronous and throwing: a broken deployment fails at cold
- * start with a message that says what to fix, before any poll. `configDigest` is the bundled
- * config's (`loadRuntimeConfig`); a test reading a config of its own gives that one's.
+ * A poller's runtime: reads and checks the environment and the rules file, and creates the SDK
+ * clients (explicit timeouts, bounded attempts). Synchronous and throwing: a broken deployment
+ * fails at cold start with a message that says what to fix, before any poll. `configDigest` is
+ * the bundled config's (`loadRuntimeConfig`); a test reading a config of its own gives that
+ * one's.
  *
- * @throws RuntimeConfigError for a missing or malformed variable or a channel without a topic;
- *   ConfigError (shared/config) for a config that is not the validated one.
+ * @throws RuntimeConfigError for a missing or malformed variable; ConfigError (shared/config)
+ *   for a config that is not the validated one.
  */
 export function createRuntime(
   env: NodeJS.ProcessEnv = process.env,
@@ -142,16 +131,7 @@ export function createRuntime(
   configDigest: string | undefined = BUNDLED_CONFIG_DIGEST,
 ): Runtime {
   const config = loadRuntimeConfig(env, configDigest);
-  const tableName = env[ENV.table];
-  if (!tableName) throw new RuntimeConfigError(`${ENV.table} is not set: the state table's name`);
-  const topics = readTopics(env[ENV.topics]);
-  // Own keys only: `in` would find a channel named `constructor` on Object's prototype.
-  const missing = Object.keys(config.channels).filter((channel) => !Object.hasOwn(topics, channel));
-  if (missing.length > 0) {
-    throw new RuntimeConfigError(
-      `${ENV.topics} has no topic for channel(s) ${missing.join(', ')}: redeploy the stack with this rules file`,
-    );
-  }
+  const tableName = tableNameOf(env);
   const sampleQueueUrl = env[ENV.sampleQueueUrl];
   if (sampleQueueUrl && sampleQueue === undefined) {
     throw new RuntimeConfigError(
@@ -162,10 +142,19 @@ export function createRuntime(
   return {
     config,
     tableName,
-    topics,
     dynamodb: new DynamoDBClient(options),
-    sns: new SNSClient(options),
     ssm: new SSMClient(options),
     ...(sampleQueueUrl && sampleQueue ? { sampleQueue: sampleQueue(sampleQueueUrl) } : {}),
   };
+}
+
+/**
+ * `TELEALERT_TABLE`.
+ *
+ * @throws RuntimeConfigError when it is not set.
+ */
+export function tableNameOf(env: NodeJS.ProcessEnv): string {
+  const tableName = env[ENV.table];
+  if (!tableName) throw new RuntimeConfigError(`${ENV.table} is not set: the state table's name`);
+  return tableName;
 }

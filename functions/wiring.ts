@@ -2,13 +2,11 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { TelephonyClient } from '../shared/api/client';
 import type { TokenSource } from '../shared/api/types';
-import { smsPublishing } from '../shared/messages/sms-attributes';
-import type { Publisher, SampleQueue, StateStore } from '../shared/ports/types';
+import type { SampleQueue, StateStore } from '../shared/ports/types';
 import type { PollClient } from '../shared/runner/types';
 import { DynamoStateStore } from './adapters/dynamodb-state';
-import { SnsPublisher } from './adapters/sns-publisher';
 import { SsmTokenSource } from './adapters/ssm-token';
-import { createRuntime, deliveryOf, type Runtime, type SampleQueueFactory } from './runtime';
+import { createRuntime, type Runtime, type SampleQueueFactory } from './runtime';
 
 /*
  * The deployed composition: which AWS adapter stands behind each port, built once per
@@ -18,9 +16,8 @@ import { createRuntime, deliveryOf, type Runtime, type SampleQueueFactory } from
 /** A poller container's wiring: what a test may replace or wrap. */
 export interface PollerWiring {
   readonly runtime: Runtime;
+  /** Where a run commits its state and its events, owed to the notifier. */
   readonly store: StateStore;
-  /** Absent (`TELEALERT_DELIVERY=messages`, the stack's): events stay owed for the notifier. */
-  readonly publisher?: Publisher;
   readonly tokens: TokenSource;
   readonly client: PollClient;
   /** Where a scheduled run's later samples go (absent: the run takes them all itself). */
@@ -38,9 +35,9 @@ export interface WiringContext {
 }
 
 /**
- * A poller's ports: the state table, the token in SSM, the API client on that token, the sample
- * queue when the stack gave one, and delivery as `TELEALERT_DELIVERY` says (`messages`: none,
- * the notifier function takes the committed events; unset: each event published).
+ * A poller's ports: the state table, the token in SSM, the API client on that token, and the
+ * sample queue when the stack gave one. No publisher: a run commits its events, and the notifier
+ * function takes them from the table (its stream, its minute).
  */
 export function wirePoller(
   context: WiringContext & { readonly sleep: (ms: number) => Promise<void> },
@@ -64,19 +61,6 @@ export function wirePoller(
       now,
       onOrphanLeft: orphanLeft(logger),
     }),
-    // The stack's way: the run commits its events, and the notifier function takes them from
-    // the table (its stream, its minute), so a poller carries no notifier and no publisher.
-    ...(deliveryOf(env ?? process.env) === 'messages'
-      ? {}
-      : {
-          publisher: new SnsPublisher({
-            client: runtime.sns,
-            topics: runtime.topics,
-            sleep,
-            onFailure: (failure) => logger.warn('SNS did not take a notification', { ...failure }),
-            sms: smsPublishing(config),
-          }),
-        }),
     client: new TelephonyClient({
       baseUrl: config.api.baseUrl,
       timeoutMs: config.api.timeoutMs,

@@ -155,6 +155,8 @@ export class TelealertAlerting extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: props.tableRemovalPolicy ?? RemovalPolicy.RETAIN,
+      // Which alerts fire and what is owed: a `DeleteTable` by hand must be undone on purpose.
+      deletionProtection: true,
     });
 
     // SQS-managed encryption: Lambda writes failed-run records with the function role, and an
@@ -165,14 +167,13 @@ export class TelealertAlerting extends Construct {
       retentionPeriod: Duration.days(14),
     });
 
-    const environment = {
-      TELEALERT_TABLE: this.table.tableName,
+    // Pollers only commit their events (no topics); the notifier takes them from the table and
+    // decides the messages (grouping, the SMS cap, active hours) it publishes to the topics.
+    const pollerEnvironment = { TELEALERT_TABLE: this.table.tableName };
+    const notifierEnvironment = {
+      ...pollerEnvironment,
       TELEALERT_TOPICS: topicsJson(this, topics),
     };
-    // Pollers only commit their events; the notifier takes them from the table and decides the
-    // messages (grouping, the SMS cap, active hours), whose attributes the SMS subscriptions'
-    // filter policy expects.
-    const pollerEnvironment = { ...environment, TELEALERT_DELIVERY: 'messages' };
     const usedSources = [...new Set(this.config.rules.map((rule) => rule.source))].sort();
     const pollers: Partial<Record<SourceName, SourcePoller>> = {};
     for (const source of usedSources) {
@@ -224,7 +225,7 @@ export class TelealertAlerting extends Construct {
       projectRoot,
       depsLockFilePath,
       role: notifierRole,
-      environment,
+      environment: notifierEnvironment,
       table: this.table,
       deadLetterQueue: this.deadLetterQueue,
       memorySize,

@@ -8,17 +8,23 @@ import { InvalidPropError } from './errors';
 const KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
 /**
- * What the runtime's state store (functions/adapters/dynamodb-state.ts) does: reads a source's
- * partition (state item and owed items) with Query, writes owed items and commits the state with
- * (conditional) UpdateItem, marks sent with BatchWriteItem deletes and removes orphaned owed
- * items with a conditional DeleteItem. Keep in step with that adapter.
+ * What a poller's state store does (functions/adapters/dynamodb-state.ts): reads its partition
+ * (state item and owed items) with Query, writes owed items and commits the state with
+ * (conditional) UpdateItem, and removes orphaned owed items with a conditional DeleteItem. It
+ * marks nothing sent: the notifier does. Keep in step with that adapter.
  */
-export const TABLE_ACTIONS = [
+export const POLLER_TABLE_ACTIONS = [
   'dynamodb:Query',
   'dynamodb:UpdateItem',
-  'dynamodb:BatchWriteItem',
   'dynamodb:DeleteItem',
 ] as const;
+
+/**
+ * What the notifier's stores do (functions/adapters/dynamodb-notifier.ts, and
+ * dynamodb-state.ts as the pollers' owed events): the pollers' actions, and BatchWriteItem to
+ * mark events and messages sent (deletes, and the messages' tombstones).
+ */
+export const NOTIFIER_TABLE_ACTIONS = [...POLLER_TABLE_ACTIONS, 'dynamodb:BatchWriteItem'] as const;
 
 /** Publishing to a KMS-encrypted topic: SNS asks KMS for a data key in the caller's name. */
 export const TOPIC_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
@@ -55,7 +61,7 @@ export function grantNotifierAccess(role: IRole, access: NotifierAccess): void {
   role.addToPrincipalPolicy(
     new PolicyStatement({
       sid: 'StateTable',
-      actions: [...TABLE_ACTIONS],
+      actions: [...NOTIFIER_TABLE_ACTIONS],
       resources: [access.table.tableArn],
     }),
   );
@@ -109,7 +115,7 @@ export function grantPollerAccess(role: IRole, access: PollerAccess): void {
   role.addToPrincipalPolicy(
     new PolicyStatement({
       sid: 'StateTable',
-      actions: [...TABLE_ACTIONS],
+      actions: [...POLLER_TABLE_ACTIONS],
       resources: [access.table.tableArn],
     }),
   );

@@ -261,6 +261,7 @@ export async function readDeployedStack(name: string): Promise<DeployedStack> {
           ttl: ttl && { attribute: ttl.AttributeName, status: ttl.TimeToLiveStatus },
           pointInTimeRecovery: backups?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus,
           sse: t.SSEDescription?.Status,
+          deletionProtection: t.DeletionProtectionEnabled === true,
           ...(t.LatestStreamArn ? { streamArn: t.LatestStreamArn } : {}),
           ...(t.StreamSpecification?.StreamViewType
             ? { streamViewType: t.StreamSpecification.StreamViewType }

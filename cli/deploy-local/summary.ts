@@ -65,12 +65,13 @@ function functionLines(fn: DeployedFunction): string[] {
         (invoke.onFailure ? `, failures to ${short(invoke.onFailure)}` : ''),
     );
   }
+  // Only the notifier is given the topics: a poller commits its events for it.
   const topics = fn.environment.TELEALERT_TOPICS;
-  if (fn.environment.TELEALERT_DELIVERY === 'messages') {
-    lines.push('    publishes nothing: commits its events to the table for the notifier');
-  } else if (topics) {
+  if (topics) {
     const channels = Object.keys(JSON.parse(topics) as Record<string, string>);
     lines.push(`    publishes to: ${channels.join(', ')}`);
+  } else {
+    lines.push('    publishes nothing: commits its events to the table for the notifier');
   }
   return lines;
 }

@@ -87,6 +87,8 @@ export interface DeployedTable {
   readonly ttl?: { readonly attribute?: string; readonly status?: string };
   readonly pointInTimeRecovery?: string;
   readonly sse?: string;
+  /** Whether `DeleteTable` is refused until it is turned off. */
+  readonly deletionProtection: boolean;
   /** The table's stream, when it has one: its ARN and what its records carry (`KEYS_ONLY`). */
   readonly streamArn?: string;
   readonly streamViewType?: string;

@@ -216,6 +216,17 @@ describe('The repository', () => {
     },
   );
 
+  it.each(['functions/live-calls.ts', 'functions/payments.ts'])(
+    '%s reaches no SNS client: one way out, a poller commits its events and publishes nothing',
+    (entry) => {
+      const files = reachable(entry);
+      const sns = graph.imports.filter(
+        (site) => files.has(site.file) && site.specifier.startsWith('@aws-sdk/client-sns'),
+      );
+      expect(sns.map((site) => `${site.file}:${site.line}`)).toEqual([]);
+    },
+  );
+
   it.each(Object.keys(WALLS))('keeps %s/ within its walls', (room) => {
     const allowed = WALLS[room] as (target: string, file: string) => boolean;
     const breaches = graph.imports

@@ -12,10 +12,9 @@ import { invoke, silentLogger } from './lambda';
 import { DID_A, DID_B, MINUTE } from './scenario';
 
 /*
- * The pieces of the seeded fault-injection runs (`aws-faults.test.ts`: the pollers publish each
- * event; `notifier-faults.test.ts`: the pollers commit, the notifier sends messages): the
- * seeded generator, the faults drawn for the proxy, sandboxes the Lambda service kills, and the
- * busy scenario they run.
+ * The pieces of the seeded fault-injection run (`notifier-faults.test.ts`: the pollers commit,
+ * the notifier sends messages): the seeded generator, the faults drawn for the proxy, sandboxes
+ * the Lambda service kills, and the busy scenario they run.
  */
 
 /** mulberry32: a small seeded generator, the same sequence for the same seed everywhere. */
@@ -200,8 +199,8 @@ export function pollerContainer(
   const handler = createPollerHandler(source, {
     logger: silentLogger(),
     wire: (built) => {
-      const { dynamodb, sns, ssm } = built.runtime;
-      sandbox.arm([dynamodb, sns, ssm]);
+      const { dynamodb, ssm } = built.runtime;
+      sandbox.arm([dynamodb, ssm]);
       const store = built.store;
       return {
         ...built,

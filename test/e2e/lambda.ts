@@ -28,8 +28,8 @@ export interface RuntimeHarness {
   readonly simulator: RunningSimulator;
   /** A scratch directory of the test's own (the rules as written live there), removed by `close`. */
   readonly directory: string;
-  /** The `sk` of every item of a source's partition in the state table, read consistently. */
-  tableKeys(source: SourceName): Promise<string[]>;
+  /** The `sk` of every item of a partition of the state table (a source's, the notifier's), read consistently. */
+  tableKeys(partition: SourceName | 'notifier'): Promise<string[]>;
   /**
    * What the stack's event source mapping does with the table's stream, which moto cannot:
    * invokes `notifier` with the records written since the last call that the stack's filter
@@ -52,14 +52,12 @@ export interface RuntimeHarnessOptions {
   readonly channels?: Parameters<typeof createFakeStack>[0]['channels'];
   /** The rules file's text for the simulator's URL. @default the e2e rules (`scenario.ts`) */
   readonly rules?: (baseUrl: string, tokenParameter: string) => string;
-  /** `messages`: the pollers leave their events to the notifier, as the stack sets them. */
-  readonly delivery?: 'messages';
 }
 
 /**
  * Starts moto and the simulator, creates the stack's table, topics (each with a queue) and
- * token, and writes the rules validated, as synth ships them; sets the environment a deployed poller reads
- * (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, `TELEALERT_TOPICS`, metrics off).
+ * token, and writes the rules validated, as synth ships them; sets the environment the deployed
+ * functions read (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, `TELEALERT_TOPICS`, metrics off).
  */
 export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promise<RuntimeHarness> {
   const moto: Moto = await startMoto();
@@ -84,7 +82,7 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
   const rules =
     options.rules?.(simulator.url, TOKEN_PARAMETER) ??
     rulesFile(simulator.url, TOKEN_PARAMETER, options.samples);
-  useDeployedEnvironment(stack, directory, rules, options.delivery);
+  useDeployedEnvironment(stack, directory, rules);
   const dynamodb = new DynamoDBClient({});
   const stream = await StreamMapping.open({
     streamArn: stack.streamArn,
@@ -95,12 +93,12 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
     stack,
     simulator,
     directory,
-    async tableKeys(source) {
+    async tableKeys(partition) {
       const { Items = [] } = await dynamodb.send(
         new QueryCommand({
           TableName: stack.tableName,
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': { S: source } },
+          ExpressionAttributeValues: { ':pk': { S: partition } },
           ConsistentRead: true,
         }),
       );
@@ -125,16 +123,14 @@ export async function startRuntimeHarness(options: RuntimeHarnessOptions): Promi
 }
 
 /**
- * Writes `rulesText` validated, as synth ships it, into `directory`, and sets the environment a
- * deployed function reads (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, `TELEALERT_TOPICS`, metrics
- * off); with `delivery: 'messages'`, the pollers leave their events to the notifier, as the
- * stack sets them to.
+ * Writes `rulesText` validated, as synth ships it, into `directory`, and sets the environment the
+ * deployed functions read (`TELEALERT_CONFIG_FILE`, `TELEALERT_TABLE`, the notifier's
+ * `TELEALERT_TOPICS`, metrics off).
  */
 export function useDeployedEnvironment(
   stack: FakeStack,
   directory: string,
   rulesText: string,
-  delivery?: 'messages',
 ): void {
   const configFile = join(directory, 'telealert.json');
   writeEmbeddedConfig(configFile, parseConfig(rulesText, 'telealert.yaml'));
@@ -142,8 +138,6 @@ export function useDeployedEnvironment(
   process.env.TELEALERT_TABLE = stack.tableName;
   process.env.TELEALERT_TOPICS = JSON.stringify(stack.topics);
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  if (delivery === undefined) delete process.env.TELEALERT_DELIVERY;
-  else process.env.TELEALERT_DELIVERY = delivery;
 }
 
 /** A logger that writes nothing: these tests read the queues and the table, not the logs. */

@@ -49,7 +49,6 @@ beforeAll(async () => {
     prefix: 'late',
     scenario: e2eScenario,
     clock,
-    delivery: 'messages',
   });
   const motoEndpoint = process.env.AWS_ENDPOINT_URL ?? '';
   direct = new DynamoDBClient({ endpoint: motoEndpoint, region: 'us-east-1' });

@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
+import { createNotifierHandler } from '../../functions/notifier-handler';
+import type { Message } from '../../shared/notifier/types';
 import { ManualClock } from '../../simulator/clock';
 import { type FaultProxy, type ProxiedRequest, startFaultProxy } from './fault-proxy';
 import { invoke, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
-import { DID_A, e2eScenario, MINUTE } from './scenario';
+import { DID_A, e2eScenario, MINUTE, rulesToldAtOnce } from './scenario';
 
 const T0 = Date.parse('2026-11-21T10:00:00+05:30');
 const clock = new ManualClock(T0);
 let harness: RuntimeHarness;
 let proxy: FaultProxy;
 let liveCalls: ReturnType<typeof createPollerHandler>;
+let notifier: ReturnType<typeof createNotifierHandler>;
 /** Answers of state updates still to lose (applied by moto, then the connection reset). */
 let stateAnswersToLose = 0;
 
@@ -18,25 +21,37 @@ function at(offsetMs: number) {
   vi.setSystemTime(T0 + offsetMs);
 }
 
-const isStateUpdate = (request: ProxiedRequest) =>
-  request.operation === 'UpdateItem' &&
-  (JSON.parse(request.body) as { Key?: { sk?: { S?: string } } }).Key?.sk?.S === 'state';
+/** The update of a source's state item: the commit point of a poller's run. */
+const isStateUpdate = (request: ProxiedRequest) => {
+  if (request.operation !== 'UpdateItem') return false;
+  const { Key } = JSON.parse(request.body) as {
+    Key?: { pk?: { S?: string }; sk?: { S?: string } };
+  };
+  return Key?.sk?.S === 'state' && Key.pk?.S === 'live_calls';
+};
 
 const stateUpdates = () =>
   proxy.seen.filter(({ request }) => request.service === 'dynamodb' && isStateUpdate(request));
 
-interface Body {
-  rule: string;
-  status: string;
-  labels: Record<string, string>;
-}
-const brief = (bodies: Record<string, unknown>[]) =>
-  (bodies as unknown as Body[])
-    .map((b) => `${b.rule}:${b.status}:${Object.values(b.labels).join(',')}`)
+/** Each alert line a channel was told, as `rule:status:labels`, sorted. */
+async function told(channel: string): Promise<string[]> {
+  const messages = (await harness.stack.drain(channel)) as unknown as Message[];
+  return messages
+    .flatMap((message) => message.alerts)
+    .map((alert) => `${alert.rule}:${alert.status}:${Object.values(alert.labels).join(',')}`)
     .sort();
+}
+
+/** What the stack does after a poller's commit: the table's stream invokes the notifier. */
+const onStream = () => harness.streamToNotifier(notifier);
 
 beforeAll(async () => {
-  harness = await startRuntimeHarness({ prefix: 'lost', scenario: e2eScenario, clock });
+  harness = await startRuntimeHarness({
+    prefix: 'lost',
+    scenario: e2eScenario,
+    clock,
+    rules: (baseUrl, tokenParameter) => rulesToldAtOnce(baseUrl, tokenParameter),
+  });
   proxy = await startFaultProxy(process.env.AWS_ENDPOINT_URL ?? '', (request) => {
     if (stateAnswersToLose === 0 || !isStateUpdate(request)) return undefined;
     stateAnswersToLose -= 1;
@@ -46,6 +61,7 @@ beforeAll(async () => {
   process.env.AWS_ENDPOINT_URL = proxy.endpoint;
   // Made once the environment is set: Powertools reads it (metrics off) at construction.
   liveCalls = createPollerHandler('live_calls', { logger: silentLogger() });
+  notifier = createNotifierHandler({ logger: silentLogger() });
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 
@@ -57,10 +73,10 @@ afterAll(async () => {
 
 // One timeline: burst A rings from 0 to 3 min on live calls; the rules page after 2 failed polls.
 describe('Deployed runtime on moto: the answer to a state write is lost after it was applied', () => {
-  it('takes the applied commit as its own and sends its notifications at once, not after the grace', async () => {
+  it('takes the applied commit as its own, and its events are owed to the notifier at once, told once', async () => {
     at(30_000);
     stateAnswersToLose = 1;
-    expect(await invoke(liveCalls)).toMatchObject({ sent: 2, owedLeft: 0, conflicts: 0 });
+    expect(await invoke(liveCalls)).toMatchObject({ owedLeft: 2, conflicts: 0 });
     // The first update was applied and its answer lost; the SDK's retry found the revision moved.
     // (On a loaded machine an attempt may also outlast the request timeout and be retried once
     // more: still answered, still the commit's own write.)
@@ -68,7 +84,9 @@ describe('Deployed runtime on moto: the answer to a state write is lost after it
     expect(first).toBe('lost');
     expect(retries.length).toBeGreaterThanOrEqual(1);
     expect(retries.every((fault) => fault === undefined)).toBe(true);
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
+    // The commit is on the stream: the notifier takes its events now, not after a grace.
+    expect(await onStream()).toEqual([expect.objectContaining({ taken: 2 })]);
+    expect(await told('oncall')).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_A}`,
     ]);
@@ -79,15 +97,15 @@ describe('Deployed runtime on moto: the answer to a state write is lost after it
     harness.simulator.setFault('live_calls', { kind: 'malformed-json' });
     at(MINUTE);
     stateAnswersToLose = 1;
-    expect(await invoke(liveCalls)).toMatchObject({ failures: 1, conflicts: 0, sent: 0 });
-    expect(await harness.stack.drain('oncall')).toEqual([]);
+    expect(await invoke(liveCalls)).toMatchObject({ failures: 1, conflicts: 0, owedLeft: 0 });
+    await onStream();
+    expect(await told('oncall')).toEqual([]);
 
     // The second failed poll in a row is the one `health.after: 2` pages for.
     at(MINUTE + 30_000);
-    expect(await invoke(liveCalls)).toMatchObject({ failures: 1, sent: 1 });
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
-      'source_unavailable:firing:live_calls',
-    ]);
+    expect(await invoke(liveCalls)).toMatchObject({ failures: 1, owedLeft: 1 });
+    await onStream();
+    expect(await told('oncall')).toEqual(['source_unavailable:firing:live_calls']);
     harness.simulator.setFault('live_calls', undefined);
   });
 });

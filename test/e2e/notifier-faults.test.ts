@@ -29,7 +29,7 @@ import { MINUTE, rulesFile } from './scenario';
 
 /*
  * Seeded, bounded fault injection on the deployed delivery path (the stack's): the pollers
- * (`TELEALERT_DELIVERY=messages`) only commit their alert events; the notifier, invoked by the
+ * only commit their alert events; the notifier, invoked by the
  * table's stream after each poller run and by its minute schedule, turns them into messages,
  * publishes them and marks the events sent. Faults hit the requests of both; sandboxes of both
  * are killed mid-way. A notifier invocation from the stream that fails or dies loses its
@@ -149,8 +149,8 @@ function notifierSandbox(): Container<NotifierRun> {
   const handler = createNotifierHandler({
     logger: silentLogger(),
     wire: (built) => {
-      const { dynamodb, sns, ssm } = built.runtime;
-      sandbox.arm([dynamodb, sns, ssm]);
+      const { dynamodb, sns } = built.runtime;
+      sandbox.arm([dynamodb, sns]);
       return built;
     },
   }) as unknown as NotifierInvocation;
@@ -238,7 +238,6 @@ describe('Deployed delivery on moto behind a fault-injecting proxy: pollers comm
           PER_RECORD_RULE
         );
       },
-      delivery: 'messages',
     });
     const motoEndpoint = process.env.AWS_ENDPOINT_URL ?? '';
     direct = new DynamoDBClient({ endpoint: motoEndpoint, region: 'us-east-1' });

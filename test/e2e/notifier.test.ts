@@ -41,8 +41,6 @@ beforeAll(async () => {
         'finance: { email: [finance@example.com] }',
         'finance: { email: [finance@example.com], active: { days: [mon], from: "09:00", to: "18:00" } }',
       ),
-    // The stack's setting: the pollers leave their events to the notifier.
-    delivery: 'messages',
   });
   vi.useFakeTimers({ toFake: ['Date'] });
 });

@@ -133,7 +133,6 @@ beforeAll(async () => {
     clock,
     channels: { oncall: {}, leads: {}, managers: {}, finance: {} },
     rules,
-    delivery: 'messages',
   });
   // What `cdk deploy` leaves for the CLI to find: a stack whose outputs name the table.
   await new CloudFormationClient({}).send(

@@ -2,11 +2,14 @@ import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
 import { handler as liveCalls } from '../../functions/live-calls';
+import { createNotifierHandler } from '../../functions/notifier-handler';
+import type { NotifierSummary } from '../../functions/notifier-metrics';
 import { handler as payments } from '../../functions/payments';
+import type { Message } from '../../shared/notifier/types';
 import type { RunSummary } from '../../shared/runner/types';
 import { ManualClock } from '../../simulator/clock';
-import { lambdaContext, type RuntimeHarness, startRuntimeHarness } from './lambda';
-import { DID_A, DID_B, DID_C, e2eScenario, MINUTE } from './scenario';
+import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
+import { DID_A, DID_B, DID_C, e2eScenario, MINUTE, rulesToldAtOnce } from './scenario';
 
 const T0 = Date.parse('2026-11-21T10:00:00+05:30');
 const clock = new ManualClock(T0);
@@ -19,24 +22,35 @@ function at(offsetMs: number) {
   vi.setSystemTime(T0 + offsetMs);
 }
 
-type Handler = (event: { id: string }, context: Context) => Promise<RunSummary>;
-const invoke = (handler: unknown) => {
+type Handler = (event: { id: string }, context: Context) => Promise<unknown>;
+const invoke = <T = RunSummary>(handler: unknown) => {
   invocations += 1;
-  return (handler as Handler)({ id: `event-${invocations}` }, lambdaContext());
+  return (handler as Handler)({ id: `event-${invocations}` }, lambdaContext()) as Promise<T>;
 };
 
-interface Body {
-  rule: string;
-  status: string;
-  labels: Record<string, string>;
-}
-const brief = (bodies: Record<string, unknown>[]) =>
-  (bodies as unknown as Body[])
-    .map((b) => `${b.rule}:${b.status}:${Object.values(b.labels).join(',')}`)
+/** Each alert line a channel was told, as `rule:status:labels`, sorted. */
+async function told(channel: string): Promise<string[]> {
+  const messages = (await harness.stack.drain(channel)) as unknown as Message[];
+  return messages
+    .flatMap((message) => message.alerts)
+    .map((alert) => `${alert.rule}:${alert.status}:${Object.values(alert.labels).join(',')}`)
     .sort();
+}
+
+let notifier: ReturnType<typeof createNotifierHandler>;
+/** What the stack does after a poller's commit: the table's stream invokes the notifier. */
+const onStream = () => harness.streamToNotifier(notifier);
 
 beforeAll(async () => {
-  harness = await startRuntimeHarness({ prefix: 'e2e', scenario: e2eScenario, clock });
+  harness = await startRuntimeHarness({
+    prefix: 'e2e',
+    scenario: e2eScenario,
+    clock,
+    // Each round tells at once what the pollers committed since the last one.
+    rules: (baseUrl, tokenParameter) => rulesToldAtOnce(baseUrl, tokenParameter),
+  });
+  // Made once the environment is set: Powertools reads it (metrics off) at construction.
+  notifier = createNotifierHandler({ logger: silentLogger() });
   vi.useFakeTimers({ toFake: ['Date'] });
 });
 
@@ -46,44 +60,45 @@ afterAll(async () => {
 });
 
 // One timeline: each test continues where the previous one left off.
-describe('Deployed runtime on moto: the poller handlers', () => {
-  it('delivers each firing alert once, to its channels, honouring severity filter policies', async () => {
+describe('Deployed runtime on moto: the poller handlers commit, the notifier tells', () => {
+  it('tells each firing alert once, to its channels, honouring severity filter policies', async () => {
     at(30_000);
     const summary = await invoke(liveCalls);
-    expect(summary).toMatchObject({ samples: 1, sent: 2, failures: 0, owedLeft: 0 });
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
+    // The poller only commits: its events are owed to the notifier, and nothing is sent yet.
+    expect(summary).toMatchObject({ samples: 1, sent: 0, failures: 0, owedLeft: 2 });
+    expect(await told('oncall')).toEqual([]);
+    expect(await onStream()).toEqual([expect.objectContaining({ taken: 2 })]);
+    expect(await told('oncall')).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_A}`,
     ]);
-    expect(brief(await harness.stack.drain('managers'))).toEqual([
-      `too-many-ringing:firing:${DID_A}`,
-    ]);
+    expect(await told('managers')).toEqual([`too-many-ringing:firing:${DID_A}`]);
 
     await invoke(payments);
-    const finance = await harness.stack.drain('finance');
+    await onStream();
+    const finance = (await harness.stack.drain('finance')) as unknown as Message[];
     expect(finance).toHaveLength(1);
-    expect(finance[0]).toMatchObject({
-      rule: 'big-payment',
-      status: 'firing',
-      severity: 'warning',
-      source: 'payments',
-    });
+    expect(finance[0]).toMatchObject({ channel: 'finance', kind: 'alerts' });
+    expect(finance[0]?.alerts).toEqual([
+      expect.objectContaining({ rule: 'big-payment', status: 'firing', severity: 'warning' }),
+    ]);
 
+    // Nothing new: the run owes nothing, and a notifier its state write wakes tells nothing.
     at(90_000);
-    expect(await invoke(liveCalls)).toMatchObject({ sent: 0 });
-    expect(await harness.stack.drain('oncall')).toEqual([]);
+    expect(await invoke(liveCalls)).toMatchObject({ sent: 0, owedLeft: 0 });
+    for (const round of await onStream()) expect(round).toMatchObject({ taken: 0, decided: [] });
+    expect(await told('oncall')).toEqual([]);
   });
 
-  it('sends resolved messages once the calls are gone', async () => {
+  it('tells the resolutions once the calls are gone', async () => {
     at(4 * MINUTE);
-    expect(await invoke(liveCalls)).toMatchObject({ sent: 2 });
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
+    await invoke(liveCalls);
+    await onStream();
+    expect(await told('oncall')).toEqual([
       'any-ringing:resolved:',
       `too-many-ringing:resolved:${DID_A}`,
     ]);
-    expect(brief(await harness.stack.drain('managers'))).toEqual([
-      `too-many-ringing:resolved:${DID_A}`,
-    ]);
+    expect(await told('managers')).toEqual([`too-many-ringing:resolved:${DID_A}`]);
   });
 
   it('picks up a token rotated in SSM after one rejected request, and never logs it', async () => {
@@ -116,60 +131,58 @@ describe('Deployed runtime on moto: the poller handlers', () => {
     for (const offset of [5 * MINUTE - 20_000, 5 * MINUTE - 10_000, 5 * MINUTE - 5_000]) {
       at(offset);
       expect(await invoke(liveCalls)).toMatchObject({ failures: 1 });
+      await onStream();
     }
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
-      'source_unavailable:firing:live_calls',
-    ]);
+    expect(await told('oncall')).toEqual(['source_unavailable:firing:live_calls']);
     harness.simulator.setFault('live_calls', undefined);
     at(5 * MINUTE - 1_000);
     await invoke(liveCalls);
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
-      'source_unavailable:resolved:live_calls',
-    ]);
+    await onStream();
+    expect(await told('oncall')).toEqual(['source_unavailable:resolved:live_calls']);
   });
 
-  it('delivers on a later run what a run killed after its commit still owed', async () => {
-    const killed = createPollerHandler('live_calls', {
+  it("tells on the notifier's next minute what a commit whose stream invocation failed still owes", async () => {
+    const failing = createNotifierHandler({
+      logger: silentLogger(),
       wire: (wiring) => ({
         ...wiring,
-        publisher: { publish: () => Promise.reject(new Error('killed before publishing')) },
+        events: {
+          loadOwed: () => Promise.reject(new Error('the invocation was killed')),
+          markSent: (source, ids) => wiring.events.markSent(source, ids),
+        },
       }),
     });
     at(5 * MINUTE + 30_000);
-    expect(await invoke(killed)).toMatchObject({ sent: 0, owedLeft: 2 });
-    expect(await harness.stack.drain('oncall')).toEqual([]);
+    expect(await invoke(liveCalls)).toMatchObject({ sent: 0, owedLeft: 2 });
+    // The stream's invocation fails and its record is dropped: nothing is sent.
+    await expect(harness.streamToNotifier(failing)).rejects.toThrow('the invocation was killed');
+    expect(await told('oncall')).toEqual([]);
 
-    // Within the grace period the owed entries may still be another run's: left alone.
-    at(6 * MINUTE + 30_000);
-    expect(await invoke(liveCalls)).toMatchObject({ sent: 0 });
-
-    at(7 * MINUTE + 40_000);
-    expect(await invoke(liveCalls)).toMatchObject({ sent: 2, owedLeft: 0 });
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
+    at(6 * MINUTE);
+    expect(await invoke<NotifierSummary>(notifier)).toMatchObject({ taken: 2 });
+    expect(await told('oncall')).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_B}`,
     ]);
-    expect(brief(await harness.stack.drain('managers'))).toEqual([
-      `too-many-ringing:firing:${DID_B}`,
-    ]);
+    expect(await told('managers')).toEqual([`too-many-ringing:firing:${DID_B}`]);
+    expect(await harness.tableKeys('live_calls')).toEqual(['state']);
   });
 
-  it('delivers each alert once when two runs of one source overlap', async () => {
+  it('tells each alert once when two runs of one source overlap', async () => {
     at(9 * MINUTE);
     await invoke(liveCalls);
-    await harness.stack.drain('oncall');
-    await harness.stack.drain('managers');
+    await onStream();
+    await told('oncall');
+    await told('managers');
 
-    const other = createPollerHandler('live_calls');
+    const other = createPollerHandler('live_calls', { logger: silentLogger() });
     at(10 * MINUTE + 30_000);
-    const summaries = await Promise.all([invoke(liveCalls), invoke(other)]);
-    expect(summaries.reduce((sum, s) => sum + s.sent, 0)).toBe(2);
-    expect(brief(await harness.stack.drain('oncall'))).toEqual([
+    await Promise.all([invoke(liveCalls), invoke(other)]);
+    await onStream();
+    expect(await told('oncall')).toEqual([
       'any-ringing:firing:',
       `too-many-ringing:firing:${DID_C}`,
     ]);
-    expect(brief(await harness.stack.drain('managers'))).toEqual([
-      `too-many-ringing:firing:${DID_C}`,
-    ]);
+    expect(await told('managers')).toEqual([`too-many-ringing:firing:${DID_C}`]);
   });
 });

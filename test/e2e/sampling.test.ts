@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
+import { createNotifierHandler } from '../../functions/notifier-handler';
+import type { Message } from '../../shared/notifier/types';
 import { ManualClock } from '../../simulator/clock';
 import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
 import { invoke, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
-import { MINUTE } from './scenario';
+import { MINUTE, rulesToldAtOnce } from './scenario';
 
 const T0 = Date.parse('2026-11-21T10:00:00+05:30');
 const SAMPLE_MS = 15_000;
@@ -51,7 +53,7 @@ beforeAll(async () => {
     prefix: 'sampling',
     scenario: briefCall,
     clock,
-    samples: 4,
+    rules: (baseUrl, tokenParameter) => rulesToldAtOnce(baseUrl, tokenParameter, 4),
   });
 });
 
@@ -88,27 +90,38 @@ describe('Deployed runtime on moto: sub-minute sampling', () => {
       samplesPlanned: 4,
       records: 1,
       failures: 0,
-      sent: 2,
-      owedLeft: 0,
+      sent: 0,
+      owedLeft: 2,
     });
     expect(slept).toEqual([SAMPLE_MS, SAMPLE_MS, SAMPLE_MS, SAMPLE_MS, SAMPLE_MS, SAMPLE_MS]);
     const polls = harness.simulator.requests.slice(before);
     expect(polls.map((r) => [r.path, r.status])).toEqual(
       Array.from({ length: 4 }, () => ['/v1/live_calls', 200]),
     );
-    const bodies = await harness.stack.drain('oncall');
-    // A standard queue keeps no order: sorted by evaluation time.
-    const seen = bodies
-      .map((b) => [String(b.rule), String(b.status), String(b.at)])
-      .sort((a, b) => (String(a[2]) < String(b[2]) ? -1 : 1));
-    expect(seen).toEqual([
-      ['any-ringing', 'firing', new Date(RUN_START + SAMPLE_MS).toISOString()],
-      ['any-ringing', 'resolved', new Date(RUN_START + 2 * SAMPLE_MS).toISOString()],
+    // The samples' commits reach the notifier on the table's stream: the call fired at the
+    // second sample and resolved at the third, and the on-call is told both times.
+    await harness.streamToNotifier(
+      createNotifierHandler({ logger: silentLogger(), now: () => clock.now() }),
+    );
+    const messages = (await harness.stack.drain('oncall')) as unknown as Message[];
+    const lines = messages.flatMap((message) => message.alerts);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        rule: 'any-ringing',
+        status: 'resolved',
+        firedAt: new Date(RUN_START + SAMPLE_MS).toISOString(),
+        at: new Date(RUN_START + 2 * SAMPLE_MS).toISOString(),
+      }),
     ]);
 
     // Nor would the next minute's poll: the call is over.
     clock.set(RUN_START + MINUTE);
-    expect(await invoke(handler)).toMatchObject({ samples: 4, records: 0, sent: 0 });
+    expect(await invoke(handler)).toMatchObject({ samples: 4, records: 0, owedLeft: 0 });
+    expect(
+      await harness.streamToNotifier(
+        createNotifierHandler({ logger: silentLogger(), now: () => clock.now() }),
+      ),
+    ).toEqual([]);
     expect(await harness.stack.drain('oncall')).toEqual([]);
   });
 });

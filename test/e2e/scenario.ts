@@ -86,3 +86,21 @@ rules:
     notify: [finance]
 `;
 }
+
+/**
+ * The e2e rules with every channel's group interval at 0: each notifier round tells what the
+ * pollers committed since the last one at once, so a test of the pollers reads each run's
+ * events as messages right after it.
+ */
+export function rulesToldAtOnce(baseUrl: string, tokenParameter: string, samples = 1): string {
+  const rules = rulesFile(baseUrl, tokenParameter, samples);
+  const channels = [
+    'oncall: { sms: ["+15550100"] }',
+    'managers: { email: [managers@example.com], minSeverity: critical }',
+    'finance: { email: [finance@example.com] }',
+  ];
+  return channels.reduce((text, channel) => {
+    if (!text.includes(channel)) throw new Error(`the e2e rules no longer have ${channel}`);
+    return text.replace(channel, `${channel.slice(0, -2)}, group: { interval: 0s } }`);
+  }, rules);
+}

@@ -90,7 +90,6 @@ beforeAll(async () => {
     clock,
     channels: { oncall: {} },
     rules,
-    delivery: 'messages',
   });
   const motoEndpoint = process.env.AWS_ENDPOINT_URL ?? '';
   direct = new DynamoDBClient({ endpoint: motoEndpoint, region: 'us-east-1' });
@@ -124,7 +123,7 @@ function notifierContainer() {
     now: () => clock.now(),
     sleep: async (ms) => at(clock.now() + ms),
     wire: (built) => {
-      sandbox.arm([built.runtime.dynamodb, built.runtime.sns, built.runtime.ssm]);
+      sandbox.arm([built.runtime.dynamodb, built.runtime.sns]);
       return built;
     },
   }) as unknown as NotifierInvocation;

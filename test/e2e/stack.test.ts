@@ -212,13 +212,15 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
       });
       expect(fn.schedules.map((s) => [s.expression, s.state])).toEqual([[rate, 'ENABLED']]);
       expect(fn.environment.TELEALERT_TABLE).toBe(tables[0]?.name);
-      const channels = JSON.parse(fn.environment.TELEALERT_TOPICS ?? '{}') as Record<
-        string,
-        string
-      >;
-      expect(Object.keys(channels).sort()).toEqual(['finance', 'managers', 'oncall']);
-      for (const arn of Object.values(channels)) expect(topics.map((t) => t.arn)).toContain(arn);
+      // A poller commits its events for the notifier: it is given no topics.
+      expect(fn.environment).not.toHaveProperty('TELEALERT_TOPICS');
     }
+    const channels = JSON.parse(notifier().fn.environment.TELEALERT_TOPICS ?? '{}') as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(channels).sort()).toEqual(['finance', 'managers', 'oncall']);
+    for (const arn of Object.values(channels)) expect(topics.map((t) => t.arn)).toContain(arn);
   });
 
   it("invokes the notifier from the table's stream (keys only), filtered to the sources' state items, and every minute", () => {
@@ -249,7 +251,7 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     }
   });
 
-  it('keeps the state table on demand, encrypted, with TTL on expiresAt and point-in-time recovery', () => {
+  it('keeps the state table on demand, encrypted, with TTL on expiresAt, point-in-time recovery and deletion protection', () => {
     expect(stack().tables).toEqual([
       expect.objectContaining({
         keys: ['pk (HASH)', 'sk (RANGE)'],
@@ -257,6 +259,7 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
         ttl: { attribute: 'expiresAt', status: 'ENABLED' },
         pointInTimeRecovery: 'ENABLED',
         sse: 'ENABLED',
+        deletionProtection: true,
       }),
     ]);
   });

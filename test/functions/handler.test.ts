@@ -8,7 +8,7 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -18,6 +18,7 @@ import { RuntimeConfigError } from '../../functions/adapters/errors';
 import { sqsSampleQueue } from '../../functions/adapters/sqs-samples';
 import { createPollerHandler } from '../../functions/handler';
 import { collectAfterLargeRun, LARGE_RUN_RECORDS } from '../../functions/heap';
+import { createNotifierRuntime } from '../../functions/notifier-wiring';
 import { createRuntime } from '../../functions/runtime';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
@@ -91,7 +92,7 @@ describe('Function: createPollerHandler', () => {
     expect(logged).toContain('poll failed');
     expect(logged).toContain('cannot read the API token from SSM parameter /unit/api-token');
     expect(dynamodb.commandCalls(UpdateItemCommand)).toHaveLength(1);
-    expect(sns.commandCalls(PublishBatchCommand)).toHaveLength(0);
+    expect(sns.calls()).toHaveLength(0);
   });
 
   it('collects garbage after a run that read a large answer, and only then', async () => {
@@ -135,16 +136,9 @@ describe('Function: collectAfterLargeRun', () => {
   });
 });
 
-describe('Function: createRuntime', () => {
-  it('refuses a missing table name with what to set', () => {
-    const { TELEALERT_TABLE: _, ...rest } = baseEnv();
-    expect(() => createRuntime(rest)).toThrow(
-      new RuntimeConfigError("TELEALERT_TABLE is not set: the state table's name"),
-    );
-  });
-
+describe('Function: createNotifierRuntime', () => {
   it('refuses a rules file channel that has no topic', () => {
-    expect(() => createRuntime({ ...baseEnv(), TELEALERT_TOPICS: '{}' })).toThrow(
+    expect(() => createNotifierRuntime({ ...baseEnv(), TELEALERT_TOPICS: '{}' })).toThrow(
       'TELEALERT_TOPICS has no topic for channel(s) oncall: redeploy the stack with this rules file',
     );
   });
@@ -153,7 +147,7 @@ describe('Function: createRuntime', () => {
     const file = join(directory, 'constructor.json');
     writeEmbeddedConfig(file, parseConfig(RULES.replaceAll('oncall', 'constructor'), 'x.yaml'));
     expect(() =>
-      createRuntime({ ...baseEnv(), TELEALERT_CONFIG_FILE: file, TELEALERT_TOPICS: '{}' }),
+      createNotifierRuntime({ ...baseEnv(), TELEALERT_CONFIG_FILE: file, TELEALERT_TOPICS: '{}' }),
     ).toThrow('TELEALERT_TOPICS has no topic for channel(s) constructor');
   });
 
@@ -165,14 +159,27 @@ describe('Function: createRuntime', () => {
       ['{"oncall":"x"}', 'oncall: "x" is not an ARN'],
       ['{"oncall":1}', 'oncall: 1 is not an ARN'],
     ]) {
-      expect(() => createRuntime({ ...baseEnv(), TELEALERT_TOPICS: topics })).toThrow(
+      expect(() => createNotifierRuntime({ ...baseEnv(), TELEALERT_TOPICS: topics })).toThrow(
         new RuntimeConfigError(
           `TELEALERT_TOPICS must be a JSON object of channel name to SNS topic ARN: ${reason}`,
         ),
       );
     }
   });
+});
 
+describe('Function: createRuntime', () => {
+  it('refuses a missing table name with what to set', () => {
+    const { TELEALERT_TABLE: _, ...rest } = baseEnv();
+    expect(() => createRuntime(rest)).toThrow(
+      new RuntimeConfigError("TELEALERT_TABLE is not set: the state table's name"),
+    );
+  });
+
+  it('needs no topics: a poller publishes nothing', () => {
+    const { TELEALERT_TOPICS: _, ...rest } = baseEnv();
+    expect(createRuntime(rest).tableName).toBe('state');
+  });
   it('makes the sample queue only where the entry gives a way to, and refuses its URL elsewhere', () => {
     const env = { ...baseEnv(), TELEALERT_SAMPLE_QUEUE_URL: 'https://sqs.example/q' };
     expect(() => createRuntime(env)).toThrow(

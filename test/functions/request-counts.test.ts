@@ -10,23 +10,29 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { PublishBatchCommand, SNSClient } from '@aws-sdk/client-sns';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
+import { createNotifierHandler } from '../../functions/notifier-handler';
+import type { NotifierSummary } from '../../functions/notifier-metrics';
 import type { PollerWiring } from '../../functions/wiring';
 import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { validateConfig } from '../../shared/config/validate';
+import { emptyState } from '../../shared/engine/state';
+import type { Notification } from '../../shared/engine/types';
+import { MemoryNotifierStore, MemoryStateStore } from '../../shared/ports/memory';
 import type { RunSummary } from '../../shared/runner/types';
 import type { SourceName } from '../../shared/types/config';
 import { type RunningSimulator, startSimulator } from '../../simulator/server';
 
 /*
  * The call counts issue 6 budgets (the bench prints them; these pin them): per run, one API
- * request per source per sample (payments: one per distinct pushed-down amount comparison),
- * one SNS PublishBatch per topic per 10 notifications, no SSM call once the token is cached.
+ * request per source per sample (payments: one per distinct pushed-down amount comparison), no
+ * SSM call once the token is cached; no SNS call in a poller, and one Publish per message the
+ * notifier sends (messages group events: fewer than the events).
  */
 
 const TOKEN = 'counts-token';
@@ -72,19 +78,23 @@ const context = {
   getRemainingTimeInMillis: () => 55_000,
 } as unknown as Context;
 
+/** The environment of the stack's functions, the table mocked. */
+const environment = () => ({
+  AWS_REGION: 'us-east-1',
+  TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
+  TELEALERT_TABLE: 'state',
+  TELEALERT_TOPICS: JSON.stringify({
+    oncall: 'arn:aws:sns:us-east-1:1:oncall',
+    finance: 'arn:aws:sns:us-east-1:1:finance',
+  }),
+  POWERTOOLS_METRICS_DISABLED: 'true',
+});
+
 function poller(source: SourceName, wire?: (wiring: PollerWiring) => PollerWiring) {
+  const { TELEALERT_TOPICS: _topics, ...pollerEnvironment } = environment();
   const handler = createPollerHandler(source, {
     ...(wire ? { wire } : {}),
-    env: {
-      AWS_REGION: 'us-east-1',
-      TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
-      TELEALERT_TABLE: 'state',
-      TELEALERT_TOPICS: JSON.stringify({
-        oncall: 'arn:aws:sns:us-east-1:1:oncall',
-        finance: 'arn:aws:sns:us-east-1:1:finance',
-      }),
-      POWERTOOLS_METRICS_DISABLED: 'true',
-    },
+    env: pollerEnvironment,
     logger: new Logger({ logLevel: 'SILENT' }),
     sleep: async () => {},
   });
@@ -113,7 +123,7 @@ beforeEach(() => {
   dynamodb.on(UpdateItemCommand).resolves({});
   dynamodb.on(DeleteItemCommand).resolves({});
   dynamodb.on(BatchWriteItemCommand).resolves({});
-  sns.on(PublishBatchCommand).resolves({});
+  sns.on(PublishCommand).resolves({});
 });
 afterEach(() => {
   dynamodb.reset();
@@ -147,37 +157,42 @@ describe('Function: createPollerHandler (request counts)', () => {
     ]);
   });
 
-  it('publishes one batch per topic per 10 notifications', async () => {
+  it('makes no SNS call in a poller, and the notifier one publish per message, not per event', async () => {
     simulator.setFault('live_calls', { kind: 'large', count: 23 });
-    const published: number[] = [];
+    const committed: Notification[] = [];
     try {
-      const summary = await poller('live_calls', (wiring) => ({
+      await poller('live_calls', (wiring) => ({
         ...wiring,
-        publisher: {
-          publish: (notifications) => {
-            published.push(notifications.length);
-            if (wiring.publisher === undefined)
-              throw new Error('no publisher: events delivery expected');
-            return wiring.publisher.publish(notifications);
+        store: {
+          load: (source) => wiring.store.load(source),
+          markSent: (source, ids) => wiring.store.markSent(source, ids),
+          narrowOwed: (source, id, channels) => wiring.store.narrowOwed(source, id, channels),
+          commit: async (source, revision, next, owed) => {
+            committed.push(...owed);
+            return wiring.store.commit(source, revision, next, owed);
           },
         },
       }))();
-      expect(Math.max(...published)).toBeGreaterThan(10);
-      expect(summary.sent).toBe(published.reduce((a, b) => a + b, 0));
-      const perTopic = new Map<string, number>();
-      for (const call of sns.commandCalls(PublishBatchCommand)) {
-        const { TopicArn = '', PublishBatchRequestEntries = [] } = call.args[0].input;
-        expect(PublishBatchRequestEntries.length).toBeLessThanOrEqual(10);
-        perTopic.set(TopicArn, (perTopic.get(TopicArn) ?? 0) + 1);
-      }
-      // Every notification goes to both channels' topics: ceil(n / 10) calls each, per publish.
-      const expected = published.reduce((sum, n) => sum + Math.ceil(n / 10), 0);
-      expect(Object.fromEntries(perTopic)).toEqual({
-        'arn:aws:sns:us-east-1:1:oncall': expected,
-        'arn:aws:sns:us-east-1:1:finance': expected,
-      });
     } finally {
       simulator.setFault('live_calls', undefined);
     }
+    expect(committed.length).toBeGreaterThan(20);
+    expect(sns.calls()).toHaveLength(0);
+
+    // The notifier takes what the poller committed (here from memory, the table being mocked).
+    const events = new MemoryStateStore();
+    await events.commit('live_calls', 0, emptyState('live_calls'), committed);
+    const notifier = createNotifierHandler({
+      wire: (wiring) => ({ ...wiring, events, store: new MemoryNotifierStore() }),
+      env: { ...environment(), POWERTOOLS_METRICS_DISABLED: 'true' },
+      logger: new Logger({ logLevel: 'SILENT' }),
+    });
+    const summary = (await notifier({ id: 'schedule' }, context)) as NotifierSummary;
+    expect(summary.taken).toBe(committed.length);
+    // Grouped: a message per channel and group, each one Publish to its channel's topic.
+    expect(summary.published.length).toBeGreaterThan(0);
+    expect(summary.published.length).toBeLessThan(committed.length);
+    expect(sns.commandCalls(PublishCommand)).toHaveLength(summary.published.length);
+    expect(sns.calls()).toHaveLength(summary.published.length);
   });
 });

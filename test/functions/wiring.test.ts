@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoNotifierStore } from '../../functions/adapters/dynamodb-notifier';
 import { DynamoStateStore } from '../../functions/adapters/dynamodb-state';
 import { SnsMessagePublisher } from '../../functions/adapters/sns-messages';
-import { SnsPublisher } from '../../functions/adapters/sns-publisher';
 import { wireNotifier } from '../../functions/notifier-wiring';
 import { pollCorrelationId } from '../../functions/poll';
 import { wirePoller } from '../../functions/wiring';
@@ -28,14 +27,15 @@ beforeAll(async () => {
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
-function wiringContext(delivery?: string) {
+function wiringContext(topics = true) {
   return {
     env: {
       TELEALERT_CONFIG_FILE: join(directory, 'telealert.json'),
       AWS_REGION: 'us-east-1',
       TELEALERT_TABLE: 'state',
-      TELEALERT_TOPICS: JSON.stringify({ oncall: 'arn:aws:sns:us-east-1:1:oncall' }),
-      ...(delivery === undefined ? {} : { TELEALERT_DELIVERY: delivery }),
+      ...(topics
+        ? { TELEALERT_TOPICS: JSON.stringify({ oncall: 'arn:aws:sns:us-east-1:1:oncall' }) }
+        : {}),
     },
     now: () => 0,
     sleep: async () => undefined,
@@ -45,16 +45,12 @@ function wiringContext(delivery?: string) {
 }
 
 describe('Function: wirePoller', () => {
-  it('publishes nothing when TELEALERT_DELIVERY is messages: the notifier takes the committed events', () => {
-    const wiring = wirePoller(wiringContext('messages'));
-    expect(wiring.publisher).toBeUndefined();
+  it('commits to the state table and publishes nothing: no topics, no SNS client', () => {
+    const wiring = wirePoller(wiringContext(false));
+    expect(wiring).not.toHaveProperty('publisher');
+    expect(wiring.runtime).not.toHaveProperty('sns');
     expect(wiring.store).toBeInstanceOf(DynamoStateStore);
     expect(wiring.runtime.tableName).toBe('state');
-  });
-
-  it('publishes each event to its topics when TELEALERT_DELIVERY is unset', () => {
-    const wiring = wirePoller(wiringContext());
-    expect(wiring.publisher).toBeInstanceOf(SnsPublisher);
     expect(wiring.samples).toBeUndefined();
   });
 });

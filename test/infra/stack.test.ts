@@ -64,21 +64,37 @@ describe('Construct: TelealertAlerting', () => {
       expect(functionProps('payments').Timeout).toBe(295);
     });
 
-    it('passes the table, the topics, source maps, the malloc threshold and the Powertools settings in the environment', () => {
+    it('passes the table, source maps, the malloc threshold and the Powertools settings in the environment, and the topics to the notifier only', () => {
       template.allResourcesProperties('AWS::Lambda::Function', {
         Environment: {
-          Variables: {
+          Variables: Match.objectLike({
             TELEALERT_TABLE: ref(stack.alerting.table.tableName),
-            TELEALERT_TOPICS: Match.anyValue(),
             NODE_OPTIONS: '--enable-source-maps',
             MALLOC_MMAP_THRESHOLD_: '32768',
             POWERTOOLS_SERVICE_NAME: 'telealert',
             POWERTOOLS_METRICS_NAMESPACE: 'Telealert',
-          },
+          }),
         },
       });
+      for (const source of ['live_calls', 'payments'] as const) {
+        expect(Object.keys(functionProps(source).Environment.Variables).sort()).toEqual(
+          [
+            'MALLOC_MMAP_THRESHOLD_',
+            'NODE_OPTIONS',
+            'POWERTOOLS_METRICS_NAMESPACE',
+            'POWERTOOLS_SERVICE_NAME',
+            'TELEALERT_TABLE',
+            ...(source === 'live_calls' ? ['TELEALERT_SAMPLE_QUEUE_URL'] : []),
+          ].sort(),
+        );
+      }
+      const notifier = stack.getLogicalId(
+        stack.alerting.notifier.function.node.defaultChild as CfnElement,
+      );
       const { oncall, finance } = stack.alerting.topics;
-      expect(functionProps('payments').Environment.Variables.TELEALERT_TOPICS).toEqual({
+      expect(
+        template.toJSON().Resources[notifier].Properties.Environment.Variables.TELEALERT_TOPICS,
+      ).toEqual({
         'Fn::Join': [
           '',
           [
@@ -260,12 +276,7 @@ describe('Construct: TelealertAlerting', () => {
               {
                 Sid: 'StateTable',
                 Effect: 'Allow',
-                Action: [
-                  'dynamodb:Query',
-                  'dynamodb:UpdateItem',
-                  'dynamodb:BatchWriteItem',
-                  'dynamodb:DeleteItem',
-                ],
+                Action: ['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
                 Resource: ref(stack.alerting.table.tableArn),
               },
               {
@@ -340,7 +351,7 @@ describe('Construct: TelealertAlerting', () => {
       });
     });
 
-    it('keeps state in an encrypted on-demand table with TTL and point-in-time recovery', () => {
+    it('keeps state in an encrypted on-demand table with TTL, point-in-time recovery and deletion protection', () => {
       template.hasResource('AWS::DynamoDB::Table', {
         DeletionPolicy: 'Retain',
         Properties: {
@@ -356,6 +367,7 @@ describe('Construct: TelealertAlerting', () => {
           TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
           SSESpecification: { SSEEnabled: true },
+          DeletionProtectionEnabled: true,
         },
       });
     });
@@ -366,9 +378,9 @@ describe('Construct: TelealertAlerting', () => {
   });
 
   describe('notifier', () => {
-    it('has the pollers leave their events to the notifier, with no way to publish themselves', () => {
+    it('has the pollers leave their events to the notifier, with no way to publish or mark them sent', () => {
       for (const source of ['live_calls', 'payments'] as const) {
-        expect(functionProps(source).Environment.Variables.TELEALERT_DELIVERY).toBe('messages');
+        expect(functionProps(source).Environment.Variables).not.toHaveProperty('TELEALERT_TOPICS');
         const role = stack.getLogicalId(
           pollerFunction(source).role?.node.defaultChild as CfnElement,
         );
@@ -376,6 +388,7 @@ describe('Construct: TelealertAlerting', () => {
           (policy) => JSON.stringify(policy.Properties.Roles).includes(role),
         );
         expect(JSON.stringify(policies)).not.toContain('sns:Publish');
+        expect(JSON.stringify(policies)).not.toContain('dynamodb:BatchWriteItem');
       }
     });
 
@@ -405,14 +418,14 @@ describe('Construct: TelealertAlerting', () => {
       const id = stack.getLogicalId(fn.node.defaultChild as CfnElement);
       const props = template.toJSON().Resources[id].Properties;
       expect(props.ReservedConcurrentExecutions).toBe(1);
-      expect(props.Environment.Variables).not.toHaveProperty('TELEALERT_DELIVERY');
+      expect(props.Environment.Variables).toHaveProperty('TELEALERT_TOPICS');
       const role = stack.getLogicalId(fn.role?.node.defaultChild as CfnElement);
       const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
         JSON.stringify(policy.Properties.Roles).includes(role),
       );
       const actions = JSON.stringify(policies.map((policy) => policy.Properties.PolicyDocument));
       expect(actions).toContain('sns:Publish');
-      expect(actions).toContain('dynamodb:');
+      expect(actions).toContain('dynamodb:BatchWriteItem');
       expect(actions).not.toContain('ssm:GetParameter');
     });
   });

@@ -26,7 +26,7 @@ const stack: DeployedStack = {
       memoryMb: 256,
       timeoutS: 55,
       reservedConcurrency: 1,
-      environment: { TELEALERT_TOPICS: JSON.stringify({ oncall: TOPIC }) },
+      environment: { TELEALERT_TABLE: 'state-1' },
       eventInvokeConfig: {
         maximumRetryAttempts: 0,
         maximumEventAgeInSeconds: 60,
@@ -98,6 +98,7 @@ const stack: DeployedStack = {
       ttl: { attribute: 'expiresAt', status: 'ENABLED' },
       pointInTimeRecovery: 'ENABLED',
       sse: 'ENABLED',
+      deletionProtection: true,
     },
   ],
   queues: [],
@@ -115,9 +116,15 @@ describe('Function: describeStack', () => {
         '    schedule: rate(1 minute) (ENABLED)',
         '    invoked by: samples (batch 1)',
         '    async invocations: 0 retries, dropped after 60 s, failures to dead-letters',
-        '    publishes to: oncall',
+        '    publishes nothing: commits its events to the table for the notifier',
       ].join('\n'),
     );
+    expect(text).toContain(
+      ['  notifier-1', '    nodejs24.x, arm64, 256 MB, timeout 50 s, reserved concurrency 1'].join(
+        '\n',
+      ),
+    );
+    expect(text).toContain('    publishes to: oncall');
   });
 
   it("names a table's stream by its table, with where reading starts and the filter", () => {
