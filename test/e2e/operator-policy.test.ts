@@ -129,7 +129,6 @@ beforeAll(async () => {
     clock,
     channels: { oncall: {} },
     rules,
-    delivery: 'messages',
   });
   await new CloudFormationClient({}).send(
     new CreateStackCommand({
