@@ -131,7 +131,9 @@ class Step implements StepContext {
       for (const silence of this.h.silences) {
         if (silence.id === action.id) silence.endsAt = Math.min(silence.endsAt, this.now);
       }
-    } else {
+    } else if (action.kind === 'ack') {
+      // Overrides change who a rotation's message reaches, not what is told: the model's
+      // channels have no rotation, so it has nothing to do for them.
       for (const episode of this.h.episodes) {
         if (episode.key !== action.key || !isOpen(episode)) continue;
         if (acknowledged(this.h, episode, this.now)) continue;
