@@ -10,7 +10,8 @@ import { EXIT, UsageError } from '../lib/errors';
 import { loadUserConfig } from '../lib/files';
 import type { Io } from '../lib/io';
 import type { CliOptions } from '../lib/options';
-import { actor, changeNotifier, invalid, nowOf, peopleStore, readTime } from '../lib/people';
+import { actor, changeNotifier, invalid, nowOf, readTime } from '../lib/people';
+import { peopleStores } from '../lib/where';
 import { table } from './silence';
 
 /** Handoffs `telealert oncall` lists after the current shift. */
@@ -54,7 +55,7 @@ async function show(options: CliOptions, io: Io): Promise<number> {
   const rotations = chosen(config, options.rotation);
   const zone = config.timezone;
   const atMs = options.at === undefined ? nowOf(io) : readTime(options.at, zone, '--at');
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'oncall');
   const overrides = (await notifier.loadNotifier()).state?.overrides ?? [];
   for (const rotation of rotations) {
     const now = onCallAt(rotation, overrides, atMs, zone);
@@ -132,7 +133,7 @@ async function add(options: CliOptions, io: Io): Promise<number> {
     if (error instanceof OverrideError) throw invalid(error);
     throw error;
   }
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'oncall override');
   await changeNotifier(notifier, (state) => ({ state: addOverride(state, override, nowMs) }));
   io.stdout(`${override.id}\n`);
   io.stderr(
@@ -150,7 +151,7 @@ async function list(options: CliOptions, io: Io): Promise<number> {
   const { config } = loadUserConfig(options.config, io);
   if (options.rotation !== undefined) chosen(config, options.rotation);
   const nowMs = nowOf(io);
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'oncall override list');
   const overrides = keptOverrides(
     (await notifier.loadNotifier()).state?.overrides ?? [],
     nowMs,
@@ -198,7 +199,7 @@ async function remove(options: CliOptions, io: Io, id: string | undefined): Prom
   if (id === undefined)
     throw new UsageError('oncall override remove needs the override ID (override list)');
   loadUserConfig(options.config, io);
-  const { notifier } = await peopleStore(options, io);
+  const { notifier } = await peopleStores(options, io, 'oncall override remove');
   try {
     const { override } = await changeNotifier(notifier, (state) => removeOverride(state, id));
     io.stdout(`${override.id}\n`);

@@ -95,7 +95,7 @@ describe('Command: oncall', () => {
     const id = added.out().trim();
     expect(id).toMatch(/^[0-9a-f]{12}$/);
     expect(added.err()).toBe(
-      'telealert: ravi on call for primary from Fri 2026-11-27 20:00 IST until Sat 2026-11-28 09:00 IST\n',
+      `local state state.json (no file yet)\ntelealert: ravi on call for primary from Fri 2026-11-27 20:00 IST until Sat 2026-11-28 09:00 IST\n`,
     );
     const stored = await new FileStateStore(state).loadNotifier();
     expect(stored.state?.overrides).toEqual([
@@ -168,12 +168,13 @@ describe('Command: oncall', () => {
       ),
     ).toBe(2);
     expect(backwards.err()).toBe('telealert: an override must end after it starts\n');
+    // Nothing was written: the refusal came before the state was opened.
     const missing = io();
     expect(await runCli(['oncall', 'override', 'remove', 'abc', '--state', state], missing)).toBe(
       2,
     );
     expect(missing.err()).toBe(
-      'telealert: no override "abc" (telealert oncall override list shows them)\n',
+      'local state state.json (no file yet)\ntelealert: no override "abc" (telealert oncall override list shows them)\n',
     );
   });
 });
