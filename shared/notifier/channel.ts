@@ -148,7 +148,13 @@ export class ChannelFlow {
         labels,
         ...(quiet || group?.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
         ...(firing === undefined ? {} : { firing }),
-        dueAt: quiet || page ? soon : (group?.lastSentAt ?? nowMs) + channel.group.intervalMs,
+        // A critical first firing goes after `wait`, or with the interval's message if sooner.
+        dueAt: quiet
+          ? soon
+          : Math.min(
+              page ? soon : Number.POSITIVE_INFINITY,
+              (group?.lastSentAt ?? nowMs) + channel.group.intervalMs,
+            ),
         held,
         opensGroup: quiet,
         ...(page ? { pages: true } : {}),
