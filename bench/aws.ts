@@ -79,8 +79,9 @@ export async function startLoopback(rulesText: string): Promise<Loopback> {
       const rules = options.rules ?? (benchConfigData() as Record<string, unknown>);
       return {
         bundle,
-        // As the stack sets the pollers: the table (they commit their events, the notifier sends).
-        environment: { TELEALERT_TABLE: tableName },
+        // The table; the topics are the notifier's (the volume figure runs one round after
+        // the pollers, which read none: they commit their events, the notifier sends).
+        environment: { TELEALERT_TABLE: tableName, TELEALERT_TOPICS: JSON.stringify(stack.topics) },
         rules: { ...rules, api: { ...(rules.api as object), tokenParameter: TOKEN_PARAMETER } },
         token: TOKEN,
         table: tableName,
