@@ -372,4 +372,5 @@ export const ruleSchema = z.strictObject({
 
 export const ackSchema = z.strictObject({
   did: custom((input) => readPhone(input, 'call')),
+  timeout: duration({ minMs: MINUTE, maxMs: DAY, defaultMs: 30 * MINUTE }),
 });

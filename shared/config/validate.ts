@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { canonicalPhone } from '../records/phone';
 import type * as z from '../schema/zod';
-import type { AckConfig, ChannelConfig, Config, RuleConfig } from '../types/config';
+import {
+  type AckConfig,
+  type ChannelConfig,
+  type Config,
+  LIVE_CALL_QUERY_KEYS,
+  type LiveCallsSource,
+  type RuleConfig,
+} from '../types/config';
 import { ConfigError, type ConfigIssue, ConfigReadError } from './errors';
 import { deepFreeze } from './freeze';
 import { didYouMean } from './hints';
@@ -162,12 +169,14 @@ function readRules(
 
 /**
  * `ack` (contract section 6): the number a call to acknowledges, kept canonical so a live
- * call's `did` (canonical too) compares by equality. The live-calls poller is the one that
- * sees such a call, and it runs only for a live_calls rule.
+ * call's `did` (canonical too) compares by equality, and how long such an acknowledgement
+ * holds. The live-calls poller is the one that sees such a call, and it runs only for a
+ * live_calls rule, asking the API only for the calls `sources.live_calls.query` lets through.
  */
 function readAck(
   raw: unknown,
   rules: readonly RuleConfig[],
+  query: LiveCallsSource['query'] | undefined,
   issues: ConfigIssue[],
 ): AckConfig | undefined {
   if (raw === undefined) return undefined;
@@ -180,7 +189,33 @@ function readAck(
         'needs a live_calls rule: the live-calls poller sees the call, and it runs only for one',
     });
   }
-  return { did: canonicalPhone(ack.did) };
+  const did = canonicalPhone(ack.did);
+  for (const hidden of ackCallHiddenBy(did, query ?? {})) issues.push(hidden);
+  return { did, timeoutMs: ack.timeout };
+}
+
+/**
+ * The query filters that would keep a call to `did` out of every live-calls answer (contract
+ * 6.1 rule 7): a `did_number` other than it, and any `agent_number`, `extension` or `call_id`
+ * (a call to the ack number is from a channel's phone, to no chosen agent or extension, with a
+ * call_id unknown in advance). Without this check acknowledgement by call silently never works.
+ */
+function ackCallHiddenBy(did: string, query: LiveCallsSource['query']): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const key of LIVE_CALL_QUERY_KEYS) {
+    const value = query[key];
+    if (value === undefined) continue;
+    if (key === 'did_number' && canonicalPhone(value) === did) continue;
+    const why =
+      key === 'did_number'
+        ? `asks only for calls to ${value}`
+        : `asks only for calls with ${key} ${value}`;
+    issues.push({
+      path: 'ack.did',
+      message: `calls to ${did} are never seen: sources.live_calls.query.${key} ${why}; drop that filter or acknowledge with telealert ack`,
+    });
+  }
+  return issues;
 }
 
 /**
@@ -257,7 +292,7 @@ export function validateConfig(raw: unknown, fileName: string): Config {
     }
   });
   const rules = readRules(raw.rules, channelNames, issues, payments?.lookback);
-  const ack = readAck(raw.ack, rules, issues);
+  const ack = readAck(raw.ack, rules, liveCalls?.query, issues);
   const sms = readSms(raw.sms, issues);
   const people = readPeople(raw.people, issues);
   const personNames = new Set(isRecord(raw.people) ? Object.keys(raw.people) : []);

@@ -160,6 +160,11 @@ export interface EscalationStep {
 export interface AckConfig {
   /** The provider number people call to acknowledge, canonical (`canonicalPhone`). */
   readonly did: string;
+  /**
+   * How long an acknowledgement by call holds (caller ID can be forged): an alert still firing
+   * then is told again and its escalation resumes. @default 30m
+   */
+  readonly timeoutMs: number;
 }
 
 export interface RuleConfig {

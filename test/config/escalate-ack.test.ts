@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../shared/config/errors';
 import { parseConfig } from '../../shared/config/load';
+import { configWarnings } from '../../shared/config/warnings';
 
 const HEAD = `
 api: { baseUrl: https://api.example.com, tokenParameter: /telealert/api-token }
@@ -41,7 +42,7 @@ ack: { did: "+918000000099" }
       { afterMs: 600_000, notify: ['managers'] },
       { afterMs: 3_600_000, notify: ['managers', 'oncall'] },
     ]);
-    expect(config.ack).toEqual({ did: '+918000000099' });
+    expect(config.ack).toEqual({ did: '+918000000099', timeoutMs: 1_800_000 });
   });
 
   it('leaves escalate and ack out when the file has none', () => {
@@ -89,5 +90,91 @@ ack: { did: "+918000000099" }
     ).toEqual([
       'telealert.yaml: ack.did: needs a live_calls rule: the live-calls poller sees the call, and it runs only for one',
     ]);
+  });
+});
+
+describe('Function: parseConfig (ack.did and the live-calls query)', () => {
+  const withQuery = (query: string, did = '+918000000099') => `${ringing('')}sources:
+  live_calls: { query: ${query} }
+ack: { did: "${did}" }
+`;
+
+  it('refuses an ack.did that a did_number filter hides, naming both paths', () => {
+    expect(errorsOf(withQuery('{ did_number: "+918000000001" }'))).toEqual([
+      'telealert.yaml: ack.did: calls to +918000000099 are never seen: sources.live_calls.query.did_number asks only for calls to +918000000001; drop that filter or acknowledge with telealert ack',
+    ]);
+  });
+
+  it('refuses an ack.did hidden by an agent_number, extension or call_id filter, each named', () => {
+    const errors = errorsOf(
+      withQuery('{ agent_number: "+919800000005", extension: "101", call_id: "c1" }'),
+    );
+    expect(errors).toEqual([
+      'telealert.yaml: ack.did: calls to +918000000099 are never seen: sources.live_calls.query.agent_number asks only for calls with agent_number +919800000005; drop that filter or acknowledge with telealert ack',
+      'telealert.yaml: ack.did: calls to +918000000099 are never seen: sources.live_calls.query.extension asks only for calls with extension 101; drop that filter or acknowledge with telealert ack',
+      'telealert.yaml: ack.did: calls to +918000000099 are never seen: sources.live_calls.query.call_id asks only for calls with call_id c1; drop that filter or acknowledge with telealert ack',
+    ]);
+  });
+
+  it('accepts a did_number filter that is the ack number however written', () => {
+    const config = parseConfig(withQuery('{ did_number: "08000000099" }'), 'telealert.yaml');
+    expect(config.ack?.did).toBe('+918000000099');
+  });
+});
+
+describe('Function: parseConfig (ack.timeout)', () => {
+  it('holds an acknowledgement by call 30 minutes unless told otherwise', () => {
+    const config = parseConfig(`${ringing('')}ack: { did: "+918000000099" }\n`, 'telealert.yaml');
+    expect(config.ack).toEqual({ did: '+918000000099', timeoutMs: 1_800_000 });
+    const set = parseConfig(
+      `${ringing('')}ack: { did: "+918000000099", timeout: 10m }\n`,
+      'telealert.yaml',
+    );
+    expect(set.ack?.timeoutMs).toBe(600_000);
+  });
+
+  it('refuses a timeout under a minute', () => {
+    expect(errorsOf(`${ringing('')}ack: { did: "+918000000099", timeout: 30s }\n`)[0]).toMatch(
+      /^telealert\.yaml: ack\.timeout: /,
+    );
+  });
+});
+
+describe('Function: configWarnings (escalation and active hours)', () => {
+  const config = (managers: string) =>
+    parseConfig(
+      `
+api: { baseUrl: https://api.example.com, tokenParameter: /telealert/api-token }
+channels:
+  oncall: { sms: ["+919800000001"] }
+  managers: ${managers}
+  owners: { email: [owners@example.com], active: { from: "09:00", to: "18:00" } }
+rules:
+  - name: stuck-ringing
+    source: live_calls
+    where: { state: Ringing }
+    notify: [oncall]
+    escalate:
+      - { after: 10m, notify: [managers, owners] }
+      - { after: 1h, notify: [owners, oncall] }
+`,
+      'telealert.yaml',
+    );
+
+  it('warns when every channel of an escalation step keeps active hours', () => {
+    const warnings = configWarnings(
+      config('{ email: [managers@example.com], active: { from: "09:00", to: "18:00" } }'),
+    );
+    expect(warnings).toEqual([
+      {
+        path: 'rules[0].escalate[0].notify',
+        message:
+          'every channel of this step keeps active hours (managers, owners): outside them the escalation waits for their window; add a channel without active hours to page at any time',
+      },
+    ]);
+  });
+
+  it('says nothing when a step has a channel that is always active', () => {
+    expect(configWarnings(config('{ email: [managers@example.com] }'))).toEqual([]);
   });
 });
