@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { canonicalPhone, isWrittenPhone } from '../records/phone';
+
+import { TOO_MANY_ALERTS } from '../messages/limit';
+import { SOURCE_UNAVAILABLE } from '../messages/words';
+import { FIELDS, type FieldKind, IDENTITY_FIELD } from '../records/fields';
+import { readDirection } from '../records/normalise';
+import {
+  canonicalPhone,
+  canonicalPhones,
+  isWrittenPhone,
+  phoneListIdentity,
+} from '../records/phone';
 import type { Severity, SourceName } from '../types/config';
 import { SilenceError } from './errors';
 import type { Silence } from './types';
@@ -30,9 +40,45 @@ function fieldOf(alert: Matchable, name: string): string | undefined {
   return alert.labels[name];
 }
 
-/** Equal, or one phone number written two ways (`did=08000000001` matches `+918000000001`). */
-function sameValue(actual: string, wanted: string): boolean {
+/** Alerts telealert raises itself: their labels are no record fields. */
+const BUILT_IN_RULES: ReadonlySet<string> = new Set([SOURCE_UNAVAILABLE, TOO_MANY_ALERTS]);
+
+/**
+ * How the rules read the value a matcher names (contract 6.1 rule 5): a label as its record
+ * field's kind, the record's identity as it is, anything else as text.
+ */
+function kindOf(alert: Matchable, name: string): FieldKind | 'identity' {
+  const label = name.startsWith(LABEL_PREFIX)
+    ? name.slice(LABEL_PREFIX.length)
+    : ['rule', 'severity', 'source'].includes(name)
+      ? undefined
+      : name;
+  if (label === undefined || BUILT_IN_RULES.has(alert.rule)) return 'text';
+  if (label === IDENTITY_FIELD[alert.source]) return 'identity';
+  return FIELDS[alert.source][label] ?? 'text';
+}
+
+const folded = (text: string) => text.trim().toLowerCase();
+
+/**
+ * One value as the rules would see it: text in any letter case (the engine keys an alert by
+ * its text labels folded to lower case), one phone number however written (`did=08000000001`
+ * matches `+918000000001`), a list of phones in any order, a direction as `1` or `inbound`;
+ * the record's identity only as it is.
+ */
+function sameValue(kind: FieldKind | 'identity', actual: string, wanted: string): boolean {
   if (actual === wanted) return true;
+  if (kind === 'identity') return actual.trim() === wanted.trim();
+  if (kind === 'text' && folded(actual) === folded(wanted)) return true;
+  if (kind === 'phones') {
+    return (
+      phoneListIdentity(canonicalPhones(actual)) === phoneListIdentity(canonicalPhones(wanted))
+    );
+  }
+  if (kind === 'direction') {
+    const read = readDirection(actual);
+    return read !== undefined && read === readDirection(wanted);
+  }
   return isWrittenPhone(actual) && isWrittenPhone(wanted)
     ? canonicalPhone(actual) === canonicalPhone(wanted)
     : false;
@@ -44,7 +90,7 @@ export function silenceMatches(silence: Silence, alert: Matchable): boolean {
   if (matchers.length === 0) return false;
   return matchers.every(([name, value]) => {
     const actual = fieldOf(alert, name);
-    return actual !== undefined && sameValue(actual, value);
+    return actual !== undefined && sameValue(kindOf(alert, name), actual, value);
   });
 }
 

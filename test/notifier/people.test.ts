@@ -70,6 +70,29 @@ describe('Function: silenceMatches', () => {
     expect(silenceMatches(silence({ 'labels.did': '08000000001' }), payment)).toBe(true);
   });
 
+  it('compares a label as the rules read its field: text in any case, phones and directions however written, the identity as it is', () => {
+    const call = {
+      rule: 'ringing',
+      severity: 'warning' as const,
+      source: 'live_calls' as const,
+      labels: {
+        call_id: 'C1',
+        agent_name: 'Ravi Kumar',
+        destination: '+919812300011,+919812300012',
+        direction: '1',
+      },
+    };
+    expect(silenceMatches(silence({ agent_name: 'ravi kumar' }), call)).toBe(true);
+    expect(silenceMatches(silence({ agent_name: ' RAVI KUMAR ' }), call)).toBe(true);
+    expect(silenceMatches(silence({ agent_name: 'ravi' }), call)).toBe(false);
+    expect(silenceMatches(silence({ destination: '9812300012, 09812300011' }), call)).toBe(true);
+    expect(silenceMatches(silence({ direction: 'Inbound' }), call)).toBe(true);
+    expect(silenceMatches(silence({ direction: 'outbound' }), call)).toBe(false);
+    expect(silenceMatches(silence({ call_id: 'C1' }), call)).toBe(true);
+    expect(silenceMatches(silence({ call_id: 'c1' }), call)).toBe(false);
+    expect(silenceMatches(silence({ rule: 'Large-Payment' }), payment)).toBe(true);
+  });
+
   it('holds from its start until its end, not after', () => {
     const list = [silence({ rule: 'large-payment' })];
     expect(silenceFor(list, payment, T0 - 1)).toBeUndefined();
