@@ -123,6 +123,6 @@ describe('Function: parseConfig (phone numbers)', () => {
 rules:
   - { name: ringing, source: live_calls, where: { state: Ringing }, notify: [oncall] }
 `;
-    expect(parseConfig(text, 'telealert.yaml').ack).toEqual({ did: '+9118001801961' });
+    expect(parseConfig(text, 'telealert.yaml').ack?.did).toBe('+9118001801961');
   });
 });
