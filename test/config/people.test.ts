@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../shared/config/errors';
 import { parseConfig } from '../../shared/config/load';
+import { configWarnings } from '../../shared/config/warnings';
 
 const HEAD = `
 api: { baseUrl: https://api.example.com, tokenParameter: /telealert/api-token }
@@ -63,7 +64,7 @@ rotations:
   days: { members: [asha], shift: 1d, handoff: "09:00", start: 2026-11-23 }
   halves: { members: [asha, ravi], shift: 12h, handoff: "08:30", start: "2026-11-23" }
 channels:
-  oncall: { rotation: days }
+  oncall: { rotation: days, email: [ops@example.com] }
 `,
       'telealert.yaml',
     );
@@ -98,8 +99,8 @@ rotations:
     handoff: "mon 09:00"
     start: "2026-11-23"
 channels:
-  oncall: { rotation: primar }
-  other: { rotation: secondary }
+  oncall: { rotation: primar, email: [ops@example.com] }
+  other: { rotation: secondary, email: [ops@example.com] }
 `),
     ).toEqual([
       'telealert.yaml: people.ravi: has neither sms nor email: give at least one, or nobody is reached',
@@ -121,8 +122,8 @@ channels:
 rotations:
   primary: { members: [asha], shift: 1w, handoff: "mon 09:00", start: "2026-11-23" }
 channels:
-  oncall: { rotation: primary }
-  spare: { rotation: nothing }
+  oncall: { rotation: primary, email: [ops@example.com] }
+  spare: { rotation: nothing, email: [ops@example.com] }
 `),
     ).toEqual([
       'telealert.yaml: rotations.primary.members[0]: no person named "asha" (the file has no people section)',
@@ -138,7 +139,7 @@ people:
 rotations:
   primary: { members: [Asha Rao], shift: 1w, handoff: "mun 09:00", start: "2026-11-23", layers: 2 }
 channels:
-  oncall: { rotation: primary }
+  oncall: { rotation: primary, email: [ops@example.com] }
 `),
     ).toEqual([
       'telealert.yaml: people["Asha Rao"]: names are 1 to 64 of a-z, 0-9, ".", "_" and "-", starting with a letter or digit (they route messages)',
@@ -155,11 +156,34 @@ rotations:
   a: { members: [asha], shift: weekly, handoff: "09:00", start: "2026-11-23" }
   b: { members: [asha], shift: 5w, handoff: "mon 09:00", start: "2026-11-23" }
 channels:
-  oncall: { rotation: a }
+  oncall: { rotation: a, email: [ops@example.com] }
 `),
     ).toEqual([
       'telealert.yaml: rotations.a.shift: "weekly" is not a shift: write 1d, 1w or 12h',
       'telealert.yaml: rotations.b.shift: must be at most 4w',
+    ]);
+  });
+});
+
+describe('a channel with a rotation, while its members are not paged yet', () => {
+  const ROTATION = `${HEAD}${PEOPLE}
+rotations:
+  primary: { members: [asha, ravi], shift: 1w, handoff: "mon 09:00", start: "2026-11-23" }
+`;
+
+  it('refuses a rotation alone: its pages would reach nobody', () => {
+    expect(() =>
+      parseConfig(`${ROTATION}channels:\n  oncall: { rotation: primary }\n`, 'telealert.yaml'),
+    ).toThrow('telealert.yaml: channels.oncall: a rotation alone reaches nobody yet');
+  });
+
+  it('warns that only the fixed lists of a rotation channel are told', () => {
+    const config = parseConfig(
+      `${ROTATION}channels:\n  oncall: { rotation: primary, email: [ops@example.com] }\n`,
+      'telealert.yaml',
+    );
+    expect(configWarnings(config).map((w) => `${w.path}: ${w.message}`)).toEqual([
+      'channels.oncall.rotation: the members of rotation "primary" are not paged yet (telealert oncall shows who is on call); this channel\'s messages go to its fixed sms and email lists',
     ]);
   });
 });
