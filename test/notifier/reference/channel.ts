@@ -1,5 +1,5 @@
 import type { ChannelConfig, Config } from '../../../shared/types/config';
-import { activeAt, groupKey, linesOf, pending, rank, silenced } from './facts';
+import { activeAt, groupKey, linesOf, pending, rank, silenced, toldFiring } from './facts';
 import type { Episode, History, Item, Line, ModelMessage } from './history';
 
 /**
@@ -77,6 +77,11 @@ export function channelStep(step: StepContext, channel: ChannelConfig): void {
   const decided: ModelMessage[] = step.handovers.filter(
     (message) => message.channel === channel.name,
   );
+  const heard = (episode: Episode) =>
+    toldFiring(h, episode, channel.name) ||
+    decided.some((message) =>
+      message.lines.some((line) => line.episode === episode.id && line.status === 'firing'),
+    );
   if (!activeAt(channel, now)) {
     for (const item of pending(h, channel.name)) item.fate = { how: 'deferred', at: now };
   } else {
@@ -93,7 +98,7 @@ export function channelStep(step: StepContext, channel: ChannelConfig): void {
         at: now,
         channel: channel.name,
         kind: 'digest',
-        lines: linesOf(toldLater),
+        lines: linesOf(toldLater, heard),
         sms: false,
       });
     }
@@ -110,7 +115,7 @@ export function channelStep(step: StepContext, channel: ChannelConfig): void {
         at: now,
         channel: channel.name,
         kind: 'alerts',
-        lines: linesOf(told),
+        lines: linesOf(told, heard),
         group,
         sms: false,
       });

@@ -82,13 +82,17 @@ export function groupKey(channel: ChannelConfig, item: Item): string {
   );
 }
 
-/** One line per alert: its latest event; fired and resolved while held: resolved, `firedAt`. */
-export function linesOf(items: readonly Item[]): Line[] {
+/**
+ * One line per alert: its latest event; fired and resolved while held (or its firing never told
+ * to this channel): resolved, with `firedAt` (rule 3).
+ */
+export function linesOf(items: readonly Item[], heard: (episode: Episode) => boolean): Line[] {
   const lines: Line[] = [];
   for (const episode of new Set(items.map((item) => item.episode))) {
     const mine = items.filter((item) => item.episode === episode);
     const last = mine[mine.length - 1] as Item;
-    const fired = mine.some((item) => item.status === 'firing');
+    // A resolution tells its firing's time when the firing is told with it, or was never told.
+    const fired = mine.some((item) => item.status === 'firing') || !heard(episode);
     lines.push({
       key: episode.key,
       status: last.status,
@@ -100,4 +104,14 @@ export function linesOf(items: readonly Item[]): Line[] {
     });
   }
   return lines;
+}
+
+/** The channel was told the episode's firing, by any message but an acknowledgement's. */
+export function toldFiring(h: History, episode: Episode, channel: string): boolean {
+  return h.messages.some(
+    (message) =>
+      message.channel === channel &&
+      message.kind !== 'ack' &&
+      message.lines.some((line) => line.episode === episode.id && line.status === 'firing'),
+  );
 }

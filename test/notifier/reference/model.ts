@@ -1,7 +1,16 @@
 import type { PersonAction } from '../../../shared/notifier/people';
 import type { Config, Severity } from '../../../shared/types/config';
 import { channelStep, type StepContext } from './channel';
-import { acknowledged, activeAt, heardBy, isOpen, linesOf, ruleOf, silenced } from './facts';
+import {
+  acknowledged,
+  activeAt,
+  heardBy,
+  isOpen,
+  linesOf,
+  ruleOf,
+  silenced,
+  toldFiring,
+} from './facts';
 import {
   type Episode,
   emptyHistory,
@@ -91,7 +100,7 @@ class Step implements StepContext {
           at: this.now,
           channel: target,
           kind: 'handover',
-          lines: linesOf(held),
+          lines: linesOf(held, (episode) => toldFiring(this.h, episode, target)),
           sms: false,
         });
       }
@@ -241,8 +250,9 @@ class Step implements StepContext {
       )) {
         const mine = h.items.filter((item) => item.episode === episode && item.channel === name);
         const last = mine[mine.length - 1];
+        // The firing the silence kept untold, as itself.
         if (last?.fate?.how === 'silenced' && last.status === 'firing') {
-          this.route(name, episode, 'firing', latest);
+          this.route(name, episode, 'firing', last.at, { severity: last.severity });
         }
       }
       const lapsed = h.acks.filter((ack) => ack.episode === episode);
@@ -284,18 +294,21 @@ class Step implements StepContext {
             continue;
           }
           const id = `${name}\u0000${index}`;
-          const line = linesOf([
-            {
-              id: -1,
-              channel: name,
-              episode,
-              status: 'firing',
-              at: latest,
-              arrival: now,
-              severity: episode.severity,
-              first: false,
-            },
-          ]);
+          const line = linesOf(
+            [
+              {
+                id: -1,
+                channel: name,
+                episode,
+                status: 'firing',
+                at: latest,
+                arrival: now,
+                severity: episode.severity,
+                first: false,
+              },
+            ],
+            () => true,
+          );
           const message = this.escalations.get(id);
           if (message === undefined) {
             this.escalations.set(id, {
