@@ -14,10 +14,7 @@ import { FEATURES, type Feature, type Timeline, timelineArb } from './timeline';
  * anyway (or a comma list adds some), to see what still fails.
  */
 const WAITING: Readonly<Partial<Record<Feature, string>>> = {
-  regroup: 'rule 2: an alert arriving at a group with nothing firing starts it afresh (after wait)',
-  critical: "rule 2: a critical first firing goes after wait, not at its group's interval",
-  outage: 'rule 2: after an outage a group with nothing firing starts afresh (as regroup)',
-  repeat: 'rule 3: a resolution held with a repeat tells firedAt as the firing, not the repeat',
+  critical: "rule 2: only a critical first firing's SMS passes the cap (a critical resolution's does not)",
   resolvedFalse:
     'rule 3: fired and resolved while held is told resolved with firedAt, resolved: false too',
   smallCap: "rule 3: the SMS cap's digest tells the latest status, not a resolved alert as firing",
