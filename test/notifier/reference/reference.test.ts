@@ -14,7 +14,8 @@ import { FEATURES, type Feature, type Timeline, timelineArb } from './timeline';
  * anyway (or a comma list adds some), to see what still fails.
  */
 const WAITING: Readonly<Partial<Record<Feature, string>>> = {
-  critical: "rule 2: only a critical first firing's SMS passes the cap (a critical resolution's does not)",
+  critical:
+    "rule 2: only a critical first firing's SMS passes the cap (a critical resolution's does not)",
   resolvedFalse:
     'rule 3: fired and resolved while held is told resolved with firedAt, resolved: false too',
   smallCap: "rule 3: the SMS cap's digest tells the latest status, not a resolved alert as firing",
