@@ -95,7 +95,7 @@ rules:
 export function rulesToldAtOnce(baseUrl: string, tokenParameter: string, samples = 1): string {
   const rules = rulesFile(baseUrl, tokenParameter, samples);
   const channels = [
-    'oncall: { sms: ["+15550100"] }',
+    'oncall: { sms: ["+12025550100"] }',
     'managers: { email: [managers@example.com], minSeverity: critical }',
     'finance: { email: [finance@example.com] }',
   ];
