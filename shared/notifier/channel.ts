@@ -42,6 +42,17 @@ function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean
   return SEVERITIES.indexOf(highestSeverity({ alerts: events })) >= floor;
 }
 
+/** The group once its held events went (told, deferred or silenced): its interval goes on. */
+function emptiedOf(group: GroupState): GroupState {
+  return {
+    labels: group.labels,
+    ...(group.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
+    held: [],
+    opensGroup: false,
+    ...(group.firing === undefined ? {} : { firing: group.firing }),
+  };
+}
+
 /**
  * One channel's stages in one notifier step (Alertmanager's aggregation groups and notify
  * pipeline, per channel): `route` the step's events into groups (or the active-hours digest),
@@ -110,6 +121,13 @@ export class ChannelFlow {
   route(events: readonly HeldEvent[]): void {
     const { channel, nowMs } = this;
     if (!this.#inWindow) {
+      // What the groups hold is older than these events: deferred first, so the digest tells
+      // each alert's latest status (a held repeat after its resolution: firing, rule 3).
+      if (events.length > 0) {
+        for (const [key, group] of this.#groups) {
+          if (group.held.length > 0) this.#defer(key, group);
+        }
+      }
       // One at a time: a night's deferred events can be more than push() takes arguments.
       for (const event of events) this.#deferred.push(event);
       return;
@@ -230,18 +248,11 @@ export class ChannelFlow {
     for (const [key, group] of this.#groups) {
       const ready = release || (group.dueAt !== undefined && group.dueAt <= nowMs);
       if (group.held.length === 0 || !ready) continue;
-      const emptied: GroupState = {
-        labels: group.labels,
-        ...(group.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
-        held: [],
-        opensGroup: false,
-        ...(group.firing === undefined ? {} : { firing: group.firing }),
-      };
       if (!active) {
-        for (const event of group.held) this.#deferred.push(event);
-        this.#groups.set(key, emptied);
+        this.#defer(key, group);
         continue;
       }
+      const emptied = emptiedOf(group);
       const told = this.#unsilenced(group.held, silences, silenced);
       if (told.length === 0) {
         this.#groups.set(key, emptied);
@@ -256,6 +267,12 @@ export class ChannelFlow {
       const firing = this.#stillFiring(group.firing, told);
       this.#groups.set(key, { ...rest, lastSentAt: nowMs, ...(firing ? { firing } : {}) });
     }
+  }
+
+  /** A group's held events join the active-hours digest, in order; the group holds none. */
+  #defer(key: string, group: GroupState): void {
+    for (const event of group.held) this.#deferred.push(event);
+    this.#groups.set(key, emptiedOf(group));
   }
 
   /**
