@@ -18,6 +18,9 @@ they drop. Everything else is moto's own.
   `SSESpecification` (moto reads it in the API's shape, `Enabled`, not CloudFormation's
   `SSEEnabled`)
 
+and two CloudWatch actions moto leaves unimplemented, which the runbook uses to mute an alarm
+while someone works on it: `DisableAlarmActions`, `EnableAlarmActions`.
+
 A DynamoDB stream's event source mapping is kept as created, but a write to the table does not
 try to invoke its function (moto would start a Docker container; without one, it logs to a log
 group that may not exist and fails the write): the stream keeps its records, and the caller
@@ -54,7 +57,9 @@ from moto.cloudwatch.models import (  # noqa: E402
     MetricStat,
     cloudwatch_backends,
 )
+from moto.cloudwatch.responses import CloudWatchResponse  # noqa: E402
 from moto.core.common_models import CloudFormationModel  # noqa: E402
+from moto.core.responses import EmptyResult  # noqa: E402
 from moto.dynamodb.models import dynamodb_backends  # noqa: E402
 from moto.dynamodb.models.table import Table  # noqa: E402
 from moto.sns.models import sns_backends  # noqa: E402
@@ -403,6 +408,19 @@ def update_table(
 
 Table.create_from_cloudformation_json = classmethod(create_table)
 Table.update_from_cloudformation_json = classmethod(update_table)
+
+
+def _set_alarm_actions(response: CloudWatchResponse, enabled: bool) -> EmptyResult:
+    """Turns the named alarms' actions on or off; unknown names are ignored, as CloudWatch does."""
+    alarms = response.cloudwatch_backend.alarms
+    for name in response._get_param("AlarmNames", []):
+        if name in alarms:
+            alarms[name].actions_enabled = enabled
+    return EmptyResult()
+
+
+CloudWatchResponse.disable_alarm_actions = lambda self: _set_alarm_actions(self, False)
+CloudWatchResponse.enable_alarm_actions = lambda self: _set_alarm_actions(self, True)
 
 
 def send_dynamodb_items(self, function_arn: str, items: list[Any], source: str) -> str:

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -166,6 +166,89 @@ async function runbookCommands(stdout: string): Promise<Ran[]> {
   return ran;
 }
 
+/**
+ * The AWS CLI v2 of this machine (the runbook's `aws logs tail` is v2 only): `TELEALERT_AWS_CLI`,
+ * else the first `aws` on PATH that says it is v2 (a pip-installed v1 may come first).
+ */
+function awsCliV2(): string | undefined {
+  const candidates = [
+    process.env.TELEALERT_AWS_CLI,
+    ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'aws')),
+  ];
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    const version = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
+    if (version.status === 0 && /^aws-cli\/2\./.test(version.stdout)) return candidate;
+  }
+  return undefined;
+}
+
+interface ShellRun {
+  /** The runbook's variables from its set-up block, as the shell had them. */
+  readonly variables: Record<string, string>;
+  /** Each `aws ...` line of the runbook with its exit code and what it printed on stderr. */
+  readonly commands: readonly { line: string; code: number; stderr: string }[];
+}
+
+/**
+ * docs/operations.md's `aws ...` commands, run by bash as an operator pastes them: the set-up
+ * block (less its two placeholders, the profile and the checkout's path) defines the variables,
+ * then every `aws` line of the runbook runs with them. The Debian CLI predates
+ * `AWS_ENDPOINT_URL`, so the printed endpoint is passed as `--endpoint-url`. The token the
+ * runbook stores is the one the stack already has, so the kept stack's polls go on working.
+ */
+async function runbookShell(stdout: string, cli: string): Promise<ShellRun> {
+  const endpoint = /export AWS_ENDPOINT_URL=(\S+)/.exec(stdout)?.[1] ?? '';
+  const runbook = readFileSync(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+  const blocks = [...runbook.matchAll(/^( *)```sh\n([\s\S]*?)^\1```/gm)].map((m) =>
+    (m[2] ?? '').replace(/^ +/gm, '').replace(/\\\n/g, ' '),
+  );
+  const setup = blocks.find((block) => block.includes('res() {')) ?? '';
+  const placeholder = /^(export AWS_PROFILE=|cd path\/to\/)/;
+  const lines = blocks
+    .filter((block) => block !== setup)
+    .flatMap((block) => block.split('\n'))
+    .filter((line) => /^(aws |ALARM=|printf )/.test(line));
+  const names = ['STACK', 'LIVE_LOGS', 'PAY_LOGS', 'NOTIFIER_LOGS', 'DLQ'];
+  const script = [
+    `aws() { command ${JSON.stringify(cli)} --endpoint-url "$AWS_ENDPOINT_URL" "$@"; }`,
+    ...setup.split('\n').filter((line) => !placeholder.test(line)),
+    'TELEALERT_TOKEN=$(aws ssm get-parameter --name /telealert/api-token --with-decryption --query Parameter.Value --output text)',
+    ...names.map((name) => `echo "::var ${name}=$${name}"`),
+    ...lines.flatMap((line, index) => [
+      `echo "::line ${index}" >&2`,
+      line,
+      `echo "::exit ${index} $?"`,
+    ]),
+  ].join('\n');
+  const run = await finished(
+    spawn('bash', ['-c', script], {
+      cwd: REPO_ROOT,
+      env: {
+        ...environment(),
+        AWS_ENDPOINT_URL: endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'testing',
+        AWS_SECRET_ACCESS_KEY: 'testing',
+        AWS_PAGER: '',
+      },
+    }),
+  );
+  const variables = Object.fromEntries(
+    [...run.stdout.matchAll(/^::var (\w+)=(.*)$/gm)].map((m) => [m[1] ?? '', m[2] ?? '']),
+  );
+  const stderrOf = (index: number) =>
+    run.stderr
+      .split(`::line ${index}\n`)[1]
+      ?.split(/::line \d+\n/)[0]
+      ?.trim() ?? '';
+  const commands = lines.map((line, index) => {
+    const code = new RegExp(`^::exit ${index} (\\d+)$`, 'm').exec(run.stdout)?.[1];
+    return { line, code: code === undefined ? -1 : Number(code), stderr: stderrOf(index) };
+  });
+  return { variables, commands };
+}
+
 /** Splits a command line as a POSIX shell would, for the quoting the runbook uses. */
 function shellWords(line: string): string[] {
   const words: string[] = [];
@@ -250,13 +333,21 @@ describe('npm run deploy:local', () => {
   );
 
   it('--keep leaves the stack running on its schedules, the runbook works on it, and Ctrl-C tears it all down', async () => {
+    const cli = awsCliV2();
+    if (cli === undefined) {
+      throw new Error(
+        'the runbook test needs the AWS CLI v2 (Debian: apt-get install awscli; .ci/run installs it)',
+      );
+    }
     let commands: Promise<Ran[]> | undefined;
+    let shell: Promise<ShellRun> | undefined;
     const run = await interruptedRun(
       ['--config', 'telealert.yaml', '--keep'],
       / oncall sms \+12025550100: /,
       (stdout) => {
         commands ??= runbookCommands(stdout);
-        return commands;
+        shell ??= commands.then(() => runbookShell(stdout, cli));
+        return shell;
       },
     );
     expect(run.code).toBe(130);
@@ -282,6 +373,19 @@ describe('npm run deploy:local', () => {
       ran
         .filter((command) => command.code !== 0 && !refusedAck(command))
         .map((command) => `${command.line}: exit ${command.code}: ${command.stderr.trim()}`),
+    ).toEqual([]);
+    // Every `aws ...` command of the runbook, with the variables its set-up block defines.
+    const aws = await (shell ?? Promise.reject(new Error('the runbook was not run')));
+    expect(aws.variables.STACK).toBe('Telealert');
+    for (const name of ['LIVE_LOGS', 'PAY_LOGS', 'NOTIFIER_LOGS']) {
+      expect(aws.variables[name], name).toMatch(/^\/aws\/lambda\/|^Telealert-/);
+    }
+    expect(aws.variables.DLQ).toMatch(/^https?:\/\/\S+DeadLetters/);
+    expect(aws.commands.length).toBeGreaterThanOrEqual(12);
+    expect(
+      aws.commands
+        .filter((command) => command.code !== 0)
+        .map((command) => `${command.line}: exit ${command.code}: ${command.stderr}`),
     ).toEqual([]);
     const alerts = ran.find((c) => c.line.startsWith('npx telealert alerts --stack'));
     expect(alerts?.stdout).toMatch(/call-ringing-too-long|too-many-ringing/);
