@@ -25,11 +25,27 @@ export interface AckCalls {
   readonly refused: number;
 }
 
-/** The channels whose `sms` list holds `caller` (canonical, as the config's numbers are read). */
+/**
+ * The channels whose `sms` list, or whose rotation's members (contract section 8), hold
+ * `caller` (canonical, as the config's numbers are read).
+ */
 function callerChannels(config: Config, caller: string): string[] {
   return Object.values(config.channels)
-    .filter((channel) => channel.sms.some((number) => canonicalEquals(number, caller)))
+    .filter(
+      (channel) =>
+        channel.sms.some((number) => canonicalEquals(number, caller)) ||
+        rotationNumbers(config, channel.rotation).some((number) => canonicalEquals(number, caller)),
+    )
     .map((channel) => channel.name);
+}
+
+/** The sms numbers of a rotation's members. */
+function rotationNumbers(config: Config, rotation: string | undefined): string[] {
+  const members = rotation === undefined ? [] : (config.rotations?.[rotation]?.members ?? []);
+  return members.flatMap((name) => {
+    const sms = config.people?.[name]?.sms;
+    return sms === undefined ? [] : [sms];
+  });
 }
 
 function canonicalEquals(configured: string, caller: string): boolean {

@@ -13,6 +13,12 @@ export interface Candidate {
    * holds its SMS.
    */
   readonly criticalFirst: boolean;
+  /**
+   * A rotation's handoff (contract section 8): the cap neither holds its SMS nor counts it, so
+   * the incoming person always learns they carry the pager and the pages after it keep their
+   * room. Its lines are firings told already, not events the cap's digest owes.
+   */
+  readonly uncapped?: boolean;
   readonly events: readonly HeldEvent[];
 }
 
@@ -53,8 +59,9 @@ export function capSms(
   decided: readonly Candidate[],
   nowMs: number,
 ): Outbound[] {
-  return decided.map(({ part, criticalFirst, events }) => {
+  return decided.map(({ part, criticalFirst, uncapped, events }) => {
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
+    if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
     const waiting = new Set(smsHeld.map((event) => event.key));
     const later = () => {
       for (const event of events) if (waiting.has(event.key)) smsHeld.push(event);

@@ -317,8 +317,9 @@ export class ChannelFlow {
   }
 
   /**
-   * Escalations and ack confirmations after the step's own messages: an escalation to a
-   * channel outside its active hours joins its digest (contract 6.1 rule 5); then the SMS cap
+   * Escalations, ack confirmations and rotations' handoffs after the step's own messages: an
+   * escalation to a channel outside its active hours joins its digest (contract 6.1 rule 5); a
+   * handoff goes whatever the hours (who carries the pager is not an alert); then the SMS cap
    * over every message in order, and the cap's digest SMS once the hour has room (events a
    * silence now matches left out: their email told them). The channel's state and messages.
    */
@@ -341,7 +342,8 @@ export class ChannelFlow {
         events: item.events,
         nowMs,
         withSms:
-          channel.sms.length > 0 && (item.reason === 'ack' || wantsSms(channel, item.events)),
+          item.sms ??
+          (channel.sms.length > 0 && (item.reason === 'ack' || wantsSms(channel, item.events))),
         title: item.title,
       });
       const critical = item.events.some((event) => event.severity === 'critical');
@@ -350,6 +352,7 @@ export class ChannelFlow {
           part: index === 0 ? { ...part, ids: item.delivers } : { ...part, ids: [] },
           // An escalation of a critical alert is a page that matters; an ack answers a call.
           criticalFirst: index === 0 && (item.reason === 'ack' || critical),
+          ...(item.reason === 'handoff' ? { uncapped: true } : {}),
           events: item.events,
         });
       });

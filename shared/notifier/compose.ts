@@ -20,7 +20,7 @@ export const RICH_ALERTS = 3;
  * Why a message goes: grouped events, a digest of what active hours deferred, or of capped SMS,
  * an escalation of alerts nobody acknowledged, or the confirmation of an acknowledgement.
  */
-export type MessageReason = 'alerts' | 'deferred' | 'capped' | 'escalation' | 'ack';
+export type MessageReason = 'alerts' | 'deferred' | 'capped' | 'escalation' | 'ack' | 'handoff';
 
 export interface ComposeInput {
   readonly config: Config;
@@ -116,6 +116,9 @@ function headline(input: ComposeInput, lines: readonly AlertLine[]): string {
   if (reason === 'ack') {
     return `${input.title ?? 'ACK'}: ${lines.length === 0 ? 'no firing alerts' : counted(lines)}`;
   }
+  if (reason === 'handoff') {
+    return `${input.title ?? 'On call'}; ${lines.length === 0 ? 'no firing alerts' : `${counted(lines)} firing`}`;
+  }
   return counted(lines);
 }
 
@@ -208,6 +211,14 @@ function intro(input: ComposeInput): string[] {
       `These alerts are firing and nobody acknowledged them ${input.title ?? ''} after they fired, so they escalate to channel ${channel.name}. Acknowledging stops further steps: ${how}.`,
     ];
   }
+  if (input.reason === 'handoff') {
+    return [
+      `You carry the pager of channel ${channel.name} now: its SMS and email reach you until the next handoff.`,
+      input.events.length === 0
+        ? 'Nothing that repeats or escalates is firing on it.'
+        : 'These alerts are firing on it now (the last time each was told):',
+    ];
+  }
   if (input.reason === 'ack') {
     return [
       input.events.length === 0
@@ -269,7 +280,9 @@ function smsOf(input: ComposeInput, lines: readonly AlertLine[]): string {
 }
 
 function kindOf(reason: MessageReason): MessageKind {
-  if (reason === 'alerts' || reason === 'escalation' || reason === 'ack') return reason;
+  if (reason === 'alerts' || reason === 'escalation' || reason === 'ack' || reason === 'handoff') {
+    return reason;
+  }
   return 'digest';
 }
 

@@ -1,11 +1,13 @@
 import type { Notification } from '../engine/types';
-import type { Config } from '../types/config';
+import { keptOverrides } from '../oncall/overrides';
+import type { ChannelConfig, Config } from '../types/config';
 import { Attendant } from './attend';
 import { ChannelFlow, EMPTY_CHANNEL } from './channel';
 import { IncompatibleNotifierStateError } from './errors';
 import { escalate } from './escalate';
 import { FOLD_ABOVE } from './fold';
 import { MAX_FOLLOWED_ALERTS } from './follow';
+import { type ChannelOnCall, channelsOnCall, handoffs, nextOnCallChange } from './oncall';
 import { applyAction, type PersonAction } from './people';
 import type { ChannelState, Decision, NotifierState, Outbound } from './types';
 import { NOTIFIER_STATE_VERSION } from './types';
@@ -30,6 +32,31 @@ export interface DecideOptions {
    * @default MAX_FOLLOWED_ALERTS
    */
   readonly followAtMost?: number;
+}
+
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
+}
+
+/**
+ * A rotation's channel as this step reaches it (contract section 8): its fixed lists and the
+ * person on call, so the SMS cap, `minSeverity` and email-only messages count them alike.
+ */
+function reaching(channel: ChannelConfig, now: ChannelOnCall | undefined): ChannelConfig {
+  const person = now?.person;
+  if (person === undefined) return channel;
+  return {
+    ...channel,
+    sms: person.sms === undefined ? channel.sms : [...channel.sms, person.sms],
+    email: person.email === undefined ? channel.email : [...channel.email, person.email],
+  };
+}
+
+/** A message to a rotation's channel carries the person it reaches (`oncall`). */
+function stamped(outbound: Outbound, now: ChannelOnCall | undefined): Outbound {
+  if (now === undefined) return outbound;
+  return { ...outbound, message: { ...outbound.message, oncall: now.who } };
 }
 
 /** A notifier that has decided nothing yet. */
@@ -67,8 +94,13 @@ function checkState(state: NotifierState | undefined): NotifierState {
  * 4. per channel (`channel.ts` `finish`): escalations deferred outside active hours (rule 5),
  *    ack confirmations, then the SMS cap over every message in order (never a critical first
  *    firing's, rule 2) and its digest SMS, which tells each alert's latest status (rule 3).
- * Called with no events it is the clock tick: held groups, digests, escalations and silence
- * ends that are due go out. `nextDueAtMs` is when it next has work without a new event.
+ * 5. rotations (`oncall.ts`, contract section 8): each message to a rotation's channel carries
+ *    `oncall`, the person on call as it goes; when that person changes (a handoff, an override
+ *    starting or ending), the incoming one gets a `handoff` message the cap neither holds nor
+ *    counts.
+ * Called with no events it is the clock tick: held groups, digests, escalations, silence ends
+ * and handoffs that are due go out. `nextDueAtMs` is when it next has work without a new event
+ * (`heldDueAtMs`: the same, rotations' handoffs left out).
  *
  * Events reach each of their channels in exactly one `alerts` message or one active-hours
  * digest (`Outbound.delivers`), or are recorded in `muted`. On a flood (a kept list of more
@@ -95,6 +127,10 @@ export function decide(
   };
   let acted = checkState(previous);
   for (const action of actions) acted = applyAction(acted, action, nowMs);
+  // Who each rotation's channel reaches now (contract section 8): on the step's own clock, so a
+  // handoff goes on the notifier's minute with no poller running.
+  const overrides = keptOverrides(acted.overrides ?? [], nowMs);
+  const onCall = channelsOnCall(config, overrides, nowMs);
   // Intake: people's actions, acknowledgements, silences at arrival, who each event goes to.
   const people = new Attendant(config, acted, nowMs, how.followAtMost);
   for (const event of events) people.take(event);
@@ -102,7 +138,7 @@ export function decide(
   const flows = Object.values(config.channels).map((channel) => {
     const flow = new ChannelFlow(
       config,
-      channel,
+      reaching(channel, onCall.get(channel.name)),
       acted.channels[channel.name] ?? EMPTY_CHANNEL,
       nowMs,
       how,
@@ -117,27 +153,38 @@ export function decide(
     people.heard(channel.name, told);
     return flow;
   });
-  // Then escalation, counted from what the channels told; then each channel's cap.
+  // Then escalation, counted from what the channels told; then handoffs, which list what fires
+  // once this step's events are told; then each channel's cap.
   const escalations = escalate(people.alerts, people.silences, nowMs);
+  const handed = handoffs(config, acted.oncall, onCall, people.alerts, people.silences, nowMs);
   const channels: Record<string, ChannelState> = {};
   const messages: Outbound[] = [];
   const attended = people.finish();
-  let nextDueAtMs = attended.dueAtMs;
+  let heldDueAtMs = attended.dueAtMs;
   for (const flow of flows) {
     const name = flow.channel.name;
-    const direct = [...(people.direct.get(name) ?? []), ...(escalations.get(name) ?? [])];
+    const direct = [
+      ...(people.direct.get(name) ?? []),
+      ...(escalations.get(name) ?? []),
+      ...(handed.direct.get(name) ?? []),
+    ];
     const result = flow.finish(direct, people.silences);
     if (result.state !== undefined) channels[name] = result.state;
-    for (const message of result.messages) messages.push(message);
-    if (result.dueAtMs !== undefined) {
-      nextDueAtMs =
-        nextDueAtMs === undefined ? result.dueAtMs : Math.min(nextDueAtMs, result.dueAtMs);
-    }
+    for (const message of result.messages) messages.push(stamped(message, onCall.get(name)));
+    heldDueAtMs = earliest(heldDueAtMs, result.dueAtMs);
   }
+  const { overrides: _overrides, oncall: _told, ...state } = attended.state;
   return {
-    state: { ...attended.state, version: NOTIFIER_STATE_VERSION, channels },
+    state: {
+      ...state,
+      version: NOTIFIER_STATE_VERSION,
+      channels,
+      ...(overrides.length > 0 ? { overrides } : {}),
+      ...(Object.keys(handed.told).length > 0 ? { oncall: handed.told } : {}),
+    },
     messages,
-    nextDueAtMs,
+    nextDueAtMs: earliest(heldDueAtMs, nextOnCallChange(onCall)),
+    heldDueAtMs,
     muted: attended.muted,
     unfollowed: attended.unfollowed,
   };

@@ -6,12 +6,20 @@ export interface Routed {
   readonly channels: readonly string[];
 }
 
-/** A message that skips grouping: an escalation step, or an acknowledgement's confirmation. */
+/**
+ * A message that skips grouping: an escalation step, an acknowledgement's confirmation, or a
+ * rotation's handoff to the incoming person (`oncall.ts`).
+ */
 export interface Direct {
-  readonly reason: 'escalation' | 'ack';
+  readonly reason: 'escalation' | 'ack' | 'handoff';
   readonly groupKey: string;
   readonly title: string;
   readonly events: readonly HeldEvent[];
+  /**
+   * A handoff: whether the incoming person has a number (its SMS goes to them alone, not to
+   * the channel's fixed lists). @default the channel's numbers decide
+   */
+  readonly sms?: boolean;
   /** Event ids this message is the first to tell its channel (an ack call's own event). */
   readonly delivers: readonly string[];
 }

@@ -4,8 +4,11 @@ import type { Severity, SourceName } from '../types/config';
 
 export const NOTIFIER_STATE_VERSION = 1;
 
-/** `alerts`: grouped events; `digest`: deferred or capped events, sent later (contract section 6). */
-export const MESSAGE_KINDS = ['alerts', 'digest', 'escalation', 'ack'] as const;
+/**
+ * `alerts`: grouped events; `digest`: deferred or capped events, sent later (contract section
+ * 6); `handoff`: a rotation's incoming person told their shift and what fires (section 8).
+ */
+export const MESSAGE_KINDS = ['alerts', 'digest', 'escalation', 'ack', 'handoff'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** One event as a message tells it (`alerts[]` of contract section 6). */
@@ -35,6 +38,11 @@ export interface Message {
   readonly text: string;
   /** Deterministic: a message decided again (after a crash) carries the same id. */
   readonly id: string;
+  /**
+   * A rotation's channel (contract section 8): the person its SMS and email reach, whom the
+   * SNS filter policies of people's subscriptions route on. Absent for other channels.
+   */
+  readonly oncall?: string;
 }
 
 /** A message and what it delivers, for the caller's bookkeeping (not part of the JSON). */
@@ -210,6 +218,8 @@ export interface NotifierState {
   readonly ackCalls?: Readonly<Record<string, number>>;
   /** Overrides of rotations (contract section 8), in the order added; absent while none. */
   readonly overrides?: readonly Override[];
+  /** By rotation channel: the person last handed the pager (told by a `handoff` message). */
+  readonly oncall?: Readonly<Record<string, string>>;
 }
 
 /** An event not sent, and why (recorded, so nothing is lost without a trace). */
@@ -243,6 +253,11 @@ export interface Decision {
    * step, a silence's end); epoch ms.
    */
   readonly nextDueAtMs: number | undefined;
+  /**
+   * The same without rotations' handoffs (which come forever): when something held, deferred
+   * or followed is next due. Undefined: only handoffs remain (replay stops ticking then).
+   */
+  readonly heldDueAtMs: number | undefined;
   /** Events of this step that were recorded instead of sent. */
   readonly muted: readonly MutedEvent[];
   /** Firings of this step not followed, and followed alerts displaced, in order. */

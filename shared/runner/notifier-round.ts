@@ -139,6 +139,7 @@ function merge(results: readonly NotifierStepResult[]): NotifierStepResult {
     takenEvents: results.flatMap((r) => r.takenEvents),
     skipped: results.reduce((sum, r) => sum + r.skipped, 0),
     nextDueAtMs: last.nextDueAtMs,
+    heldDueAtMs: last.heldDueAtMs,
     released: results.some((r) => r.released),
     unfollowed: results.flatMap((r) => r.unfollowed),
   };

@@ -75,6 +75,8 @@ export interface NotifierStepResult {
   readonly takenEvents: readonly Notification[];
   readonly skipped: number;
   readonly nextDueAtMs: number | undefined;
+  /** `nextDueAtMs` without rotations' handoffs, which come forever (`Decision.heldDueAtMs`). */
+  readonly heldDueAtMs: number | undefined;
   /**
    * The state kept too much to be stored, so this step told everything it kept at once (held
    * groups, the active-hours digest before its window, the SMS the cap held).
@@ -114,6 +116,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
         readonly owed: readonly Message[];
         readonly taken: readonly Notification[];
         readonly nextDueAtMs: number | undefined;
+        readonly heldDueAtMs: number | undefined;
         readonly unfollowed: readonly UnfollowedAlert[];
       }
     | undefined;
@@ -165,6 +168,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
       owed: [...left, ...decision.messages.map((item) => item.message)],
       taken: fresh,
       nextDueAtMs: decision.nextDueAtMs,
+      heldDueAtMs: decision.heldDueAtMs,
       unfollowed: decision.unfollowed,
     };
   }
@@ -192,6 +196,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     takenEvents: committed.taken,
     skipped: events.length - committed.taken.length,
     nextDueAtMs: committed.nextDueAtMs,
+    heldDueAtMs: committed.heldDueAtMs,
     released: release,
     unfollowed: committed.unfollowed,
   };

@@ -22,8 +22,8 @@ export interface MessageReplay {
 /**
  * Replays a timeline through the engine and the notifier (`telealert replay --messages`): each
  * entry's events go to the notifier at the entry's time; between entries the notifier's clock
- * ticks at each time it said it is due; after the last entry it ticks until nothing is due (the
- * last held group, the last digest). Pure.
+ * ticks at each time it said it is due (a rotation's handoff too); after the last entry it ticks
+ * until nothing but handoffs is due (the last held group, the last digest). Pure.
  */
 export function replayMessages(
   config: Config,
@@ -36,6 +36,8 @@ export function replayMessages(
   const muted: MutedEvent[] = [];
   let notifier: NotifierState | undefined;
   let dueAt: number | undefined;
+  // Whether anything but a rotation's next handoff is due: trailing ticks stop when not.
+  let held = false;
   const step = (
     events: Parameters<typeof decide>[2],
     nowMs: number,
@@ -49,6 +51,7 @@ export function replayMessages(
       decision.nextDueAtMs !== undefined && decision.nextDueAtMs > nowMs
         ? decision.nextDueAtMs
         : undefined;
+    held = decision.heldDueAtMs !== undefined;
     for (const message of decision.messages) outbound.push(message);
   };
   let next = 0;
@@ -70,6 +73,8 @@ export function replayMessages(
     step(result.notifications, entry.atMs);
   }
   actUntil(Number.POSITIVE_INFINITY);
-  for (let tick = 0; dueAt !== undefined && tick < MAX_TRAILING_TICKS; tick += 1) step([], dueAt);
+  for (let tick = 0; dueAt !== undefined && held && tick < MAX_TRAILING_TICKS; tick += 1) {
+    step([], dueAt);
+  }
   return { messages: outbound.map((item) => item.message), outbound, notifier, muted };
 }

@@ -45,6 +45,9 @@ async function deployedMessages(file: string): Promise<readonly Message[]> {
   const store = new DynamoNotifierStore({ client: dynamodb, tableName, now: () => clock });
   const publisher = new MemoryMessagePublisher();
   let dueAt: number | undefined;
+  // Whether anything but a rotation's next handoff is due: trailing ticks stop when not, as
+  // replay's do.
+  let held = false;
   const step = async (events: readonly Notification[], nowMs: number) => {
     clock = nowMs;
     const result = await notifierStep({ config, store, publisher, now: () => nowMs, events });
@@ -52,6 +55,7 @@ async function deployedMessages(file: string): Promise<readonly Message[]> {
       result.nextDueAtMs !== undefined && result.nextDueAtMs > nowMs
         ? result.nextDueAtMs
         : undefined;
+    held = result.heldDueAtMs !== undefined;
   };
   const act = async (index: number) => {
     const action = actions[index];
@@ -81,7 +85,7 @@ async function deployedMessages(file: string): Promise<readonly Message[]> {
     await step(result.notifications, entry.atMs);
   }
   await until(Number.POSITIVE_INFINITY);
-  for (let tick = 0; dueAt !== undefined && tick < MAX_TRAILING_TICKS; tick += 1) {
+  for (let tick = 0; dueAt !== undefined && held && tick < MAX_TRAILING_TICKS; tick += 1) {
     await step([], dueAt);
   }
   return publisher.published;

@@ -13,6 +13,7 @@ const QUIET: NotifierRoundResult = {
   takenEvents: [],
   skipped: 0,
   nextDueAtMs: undefined,
+  heldDueAtMs: undefined,
   released: false,
   unfollowed: [],
   markSentFailed: [],

@@ -25,7 +25,9 @@ const BASE = {
 export const Expected = z.strictObject({
   at: z.string(),
   channel: z.string(),
-  kind: z.enum(['alerts', 'digest', 'escalation', 'ack']),
+  kind: z.enum(['alerts', 'digest', 'escalation', 'ack', 'handoff']),
+  /** A rotation's channel: the person the message reaches (absent: the message carries none). */
+  oncall: z.optional(z.string()),
   alerts: z.array(z.string()),
   sms: z.optional(z.nullable(z.string())),
   subject: z.optional(z.string()),

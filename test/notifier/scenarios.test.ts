@@ -11,6 +11,7 @@ function shown(message: Message, zone: string, expected: z.infer<typeof Expected
     at: clock(message.at),
     channel: message.channel,
     kind: message.kind,
+    ...(message.oncall === undefined ? {} : { oncall: message.oncall }),
     alerts: message.alerts.map(
       (alert) =>
         `${alert.key} ${alert.status}${alert.firedAt ? `, fired ${clock(alert.firedAt).slice(11)}` : ''}`,
