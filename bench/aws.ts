@@ -146,7 +146,7 @@ export async function createSampleQueue(): Promise<string> {
 }
 
 /** What the sample queue hands the function for one queued sample at its slot. */
-function sampleEvent(sample: number, dueAtMs: number): SQSEvent {
+export function sampleEvent(sample: number, dueAtMs: number, run = 'bench'): SQSEvent {
   const body = JSON.stringify({
     source: 'live_calls',
     sample,
@@ -155,8 +155,8 @@ function sampleEvent(sample: number, dueAtMs: number): SQSEvent {
   return {
     Records: [
       {
-        messageId: `bench-${sample}`,
-        receiptHandle: 'bench',
+        messageId: `${run}-${sample}`,
+        receiptHandle: run,
         body,
         attributes: {} as SQSEvent['Records'][number]['attributes'],
         messageAttributes: {},

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { App } from 'aws-cdk-lib';
-import type { Context, SQSEvent } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { sqsSampleQueue } from '../functions/adapters/sqs-samples';
 import { createPollerHandler } from '../functions/handler';
 import { createNotifierHandler } from '../functions/notifier-handler';
@@ -21,7 +21,7 @@ import { emfSeriesOf } from '../shared/observability/emf';
 import { METRIC_INVENTORY, PUBLISHED, seriesKey } from '../shared/observability/metrics';
 import { laterSamples } from '../shared/runner/samples';
 import type { Config } from '../shared/types/config';
-import type { Loopback } from './aws';
+import { type Loopback, sampleEvent } from './aws';
 import type { MonthlyUsage } from './bill';
 import type { RunProfile } from './cost';
 import type { ChannelFigure } from './messages';
@@ -55,30 +55,6 @@ function lambdaContext(): Context {
     functionName: 'bench-bill',
     getRemainingTimeInMillis: () => 55_000,
   } as unknown as Context;
-}
-
-/** The message the sample queue hands the live calls poller for a later sample. */
-function sampleEvent(sample: number, dueAtMs: number): SQSEvent {
-  const body = JSON.stringify({
-    source: 'live_calls',
-    sample,
-    dueAt: new Date(dueAtMs).toISOString(),
-  });
-  return {
-    Records: [
-      {
-        messageId: `bill-${sample}`,
-        receiptHandle: 'bill',
-        body,
-        attributes: {} as SQSEvent['Records'][number]['attributes'],
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:bench-samples',
-        awsRegion: 'us-east-1',
-      },
-    ],
-  };
 }
 
 /** Runs `invoke` with stdout and stderr captured: what it printed, and its result. */
@@ -151,7 +127,7 @@ export async function measureEmitted(
         const events: object[] = [
           { id },
           ...laterSamples(config, 'live_calls', startMs).map((later) =>
-            sampleEvent(later.sample, Date.now()),
+            sampleEvent(later.sample, Date.now(), 'bill'),
           ),
         ];
         for (const event of events) await live(event, lambdaContext());
