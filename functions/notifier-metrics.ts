@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MAX_FOLLOWED_ALERTS } from '../shared/notifier/follow';
 import type { MessageKind } from '../shared/notifier/types';
+import { HANDOFF_LOG_MESSAGE } from '../shared/observability/metrics';
 import type { NotifierRoundResult } from '../shared/runner/notifier-round';
 
 /** What a notifier invocation returns: small whatever the round did (a stream invokes it). */
@@ -85,6 +86,14 @@ export function recordNotifierRound(result: NotifierRoundResult, logger: Logger)
       source,
       events,
       error: error instanceof Error ? error.message : String(error),
+    });
+  }
+  for (const { message } of result.decided) {
+    if (message.kind !== 'handoff') continue;
+    logger.info(HANDOFF_LOG_MESSAGE, {
+      channel: message.channel,
+      oncall: message.oncall,
+      until: message.subject,
     });
   }
   const summary: NotifierSummary = {

@@ -134,10 +134,17 @@ export class TelealertAlerting extends Construct {
     const alarmed = new Set(this.config.health.notify);
     for (const [name, channel] of Object.entries(this.config.channels)) {
       const alarms = alarmed.has(name);
+      const rotation =
+        channel.rotation === undefined ? undefined : this.config.rotations?.[channel.rotation];
+      const members = (rotation?.members ?? []).flatMap((member) => {
+        const person = this.config.people?.[member];
+        return person === undefined ? [] : [person];
+      });
       const channelTopic = new ChannelTopic(this, `Channel-${name}`, {
         channel,
         key: this.key,
         alarms,
+        ...(members.length > 0 ? { members } : {}),
       });
       topics[name] = channelTopic.topic;
       if (alarms) alarmTopics[name] = channelTopic.alarmTopic;
@@ -271,6 +278,9 @@ export class TelealertAlerting extends Construct {
       sampleQueue: pollers.live_calls?.sampleQueue !== undefined,
       sms,
       notifier: { fn: this.notifier.function, logGroup: this.notifier.logGroup },
+      ...(Object.values(this.config.channels).some((channel) => channel.rotation !== undefined)
+        ? { rotations: true }
+        : {}),
     });
   }
 }

@@ -13,6 +13,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { HANDOFF_LOG_MESSAGE } from '../shared/observability/metrics';
 import type { SourceName } from '../shared/types/config';
 import {
   CALL_STATES,
@@ -41,6 +42,11 @@ export interface TelealertDashboardProps {
   };
   /** The notifier's function and log group: its messages, the events it took in, its errors. */
   readonly notifier?: { readonly fn: IFunction; readonly logGroup: ILogGroup };
+  /**
+   * A channel pages a rotation (contract section 8): a "Who is on call" table of the handoffs
+   * the notifier logs, read with Logs Insights (no custom metric). @default false
+   */
+  readonly rotations?: boolean;
 }
 
 const WIDTH = 12;
@@ -115,6 +121,21 @@ export class TelealertDashboard extends Construct {
             'filter message = "alert events taken in"',
             'stats sum(events) as events by source, rule, status',
             'sort events desc',
+          ],
+          LogQueryVisualizationType.TABLE,
+        ),
+      );
+    }
+    if (props.notifier && props.rotations === true) {
+      widgets.push(
+        logQuery(
+          'Who is on call',
+          [props.notifier.logGroup.logGroupName],
+          [
+            'fields @timestamp, channel, oncall, until',
+            `filter message = "${HANDOFF_LOG_MESSAGE}"`,
+            'sort @timestamp desc',
+            'limit 20',
           ],
           LogQueryVisualizationType.TABLE,
         ),

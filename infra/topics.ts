@@ -2,7 +2,12 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SubscriptionFilter, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription, SmsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { type ChannelConfig, SEVERITIES, type Severity } from '../shared/types/config';
+import {
+  type ChannelConfig,
+  type PersonConfig,
+  SEVERITIES,
+  type Severity,
+} from '../shared/types/config';
 
 /** The severities a `minSeverity` subscription receives: that one and every one above it. */
 export function severitiesAtOrAbove(min: Severity): Severity[] {
@@ -30,6 +35,13 @@ export interface ChannelTopicProps {
    * @default false
    */
   readonly alarms?: boolean;
+  /**
+   * The members of the channel's rotation (contract section 8): each one's SMS and email
+   * subscription filters on the message attribute `oncall` being their name.
+   *
+   * @default none
+   */
+  readonly members?: readonly PersonConfig[];
 }
 
 /**
@@ -52,12 +64,26 @@ export class ChannelTopic extends Construct {
     const { channel, key } = props;
     this.topic = new Topic(this, 'Topic', { masterKey: key, enforceSSL: true });
     const filterPolicy = channel.minSeverity ? severityFilter(channel.minSeverity) : undefined;
-    subscribe(this.topic, channel, filterPolicy, smsFilter(filterPolicy));
+    const members = props.members ?? [];
+    // A rotation's channel: its fixed lists are told every alert message but not the handoffs
+    // (those are for the incoming person); each member is told what reaches them (`oncall`).
+    const fixed = members.length > 0 ? withoutHandoffs(filterPolicy) : filterPolicy;
+    subscribe(this.topic, channel, fixed, smsFilter(fixed));
+    for (const person of members) subscribeMember(this.topic, channel, person, channel.minSeverity);
     // Any filter policy drops the alarms (they carry no attributes): SMS subscriptions always
-    // have one, so an alarmed channel with numbers gets the unfiltered alarm topic too.
-    if (props.alarms === true && (filterPolicy !== undefined || channel.sms.length > 0)) {
+    // have one, so an alarmed channel with numbers gets the unfiltered alarm topic too. Alarms
+    // cannot be routed to the person on call, so every member's email gets them.
+    if (
+      props.alarms === true &&
+      (fixed !== undefined || channel.sms.length > 0 || members.length > 0)
+    ) {
       this.alarmTopic = new Topic(this, 'AlarmTopic', { masterKey: key, enforceSSL: true });
       subscribe(this.alarmTopic, channel, undefined, undefined);
+      for (const person of members) {
+        if (person.email !== undefined && !channel.email.includes(person.email)) {
+          this.alarmTopic.addSubscription(new EmailSubscription(person.email));
+        }
+      }
     } else {
       this.alarmTopic = this.topic;
     }
@@ -88,5 +114,57 @@ function subscribe(
   }
   for (const number of channel.sms) {
     topic.addSubscription(new SmsSubscription(number, { filterPolicy: smsFilterPolicy }));
+  }
+}
+
+/** A fixed list's filter on a rotation's channel: every kind of message but a `handoff`. */
+function withoutHandoffs(
+  filter: Record<string, SubscriptionFilter> | undefined,
+): Record<string, SubscriptionFilter> {
+  return { ...filter, kind: SubscriptionFilter.stringFilter({ denylist: ['handoff'] }) };
+}
+
+/**
+ * A rotation member's filter (contract section 8): the messages that reach them (attribute
+ * `oncall` is their name), at or above the channel's `minSeverity` when it has one, or their
+ * `handoff` whatever it lists (a handoff with nothing firing is `info`, and the incoming person
+ * must know they carry the pager). With `sms`, only messages that carry an SMS body.
+ */
+export function memberFilter(
+  name: string,
+  min: Severity | undefined,
+  sms: boolean,
+): Record<string, SubscriptionFilter> {
+  const reaches: Record<string, SubscriptionFilter> = {
+    oncall: SubscriptionFilter.stringFilter({ allowlist: [name] }),
+    ...(sms ? { sms: SubscriptionFilter.stringFilter({ allowlist: ['yes'] }) } : {}),
+  };
+  if (min === undefined) return reaches;
+  return {
+    ...reaches,
+    $or: new SubscriptionFilter([{ kind: ['handoff'] }, { severity: severitiesAtOrAbove(min) }]),
+  };
+}
+
+/**
+ * Subscribes one member of the channel's rotation with `memberFilter`, except where the
+ * channel's fixed lists already hold the address or number (it gets every message already), so
+ * a handoff or an override changes no subscription.
+ */
+function subscribeMember(
+  topic: Topic,
+  channel: ChannelConfig,
+  person: PersonConfig,
+  min: Severity | undefined,
+): void {
+  if (person.email !== undefined && !channel.email.includes(person.email)) {
+    topic.addSubscription(
+      new EmailSubscription(person.email, { filterPolicy: memberFilter(person.name, min, false) }),
+    );
+  }
+  if (person.sms !== undefined && !channel.sms.includes(person.sms)) {
+    topic.addSubscription(
+      new SmsSubscription(person.sms, { filterPolicy: memberFilter(person.name, min, true) }),
+    );
   }
 }

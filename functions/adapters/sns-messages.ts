@@ -16,6 +16,11 @@ export const MESSAGE_ATTRIBUTES = {
    * `default` body (the message JSON) as a text.
    */
   sms: 'sms',
+  /**
+   * A rotation's channel (contract section 8): the person the message reaches. Each member's
+   * subscriptions filter on their own name, so a handoff changes no subscription.
+   */
+  oncall: 'oncall',
 } as const;
 
 export interface SnsMessagePublisherOptions {
@@ -49,6 +54,7 @@ export function messageAttributes(message: Message): Record<string, MessageAttri
     [MESSAGE_ATTRIBUTES.severity]: text(highestSeverity(message)),
     [MESSAGE_ATTRIBUTES.kind]: text(message.kind),
     [MESSAGE_ATTRIBUTES.sms]: text(message.sms === null ? 'no' : 'yes'),
+    ...(message.oncall === undefined ? {} : { [MESSAGE_ATTRIBUTES.oncall]: text(message.oncall) }),
   };
 }
 

@@ -224,15 +224,6 @@ export function checkChannelRotations(
   issues: ConfigIssue[],
 ): void {
   for (const channel of Object.values(channels)) {
-    if (channel.rotation !== undefined && channel.sms.length === 0 && channel.email.length === 0) {
-      // The notifier does not yet address a rotation's members (contract section 8 is being
-      // built): a channel with a rotation alone would lose every page in silence.
-      issues.push({
-        path: formatPath(['channels', channel.name]),
-        message:
-          'a rotation alone reaches nobody yet: this telealert does not page the person on call; give the channel a fixed sms or email list too',
-      });
-    }
     if (channel.rotation === undefined || rotationNames.has(channel.rotation)) continue;
     const hint = didYouMean(channel.rotation, rotationNames);
     const none = rotationNames.size === 0 ? ' (the file has no rotations section)' : '';

@@ -51,12 +51,5 @@ export function configWarnings(config: Config): ConfigIssue[] {
       }
     }
   });
-  for (const channel of Object.values(config.channels)) {
-    if (channel.rotation === undefined) continue;
-    warnings.push({
-      path: formatPath(['channels', channel.name, 'rotation']),
-      message: `the members of rotation "${channel.rotation}" are not paged yet (telealert oncall shows who is on call); this channel's messages go to its fixed sms and email lists`,
-    });
-  }
   return warnings;
 }

@@ -39,11 +39,20 @@ export function smsAttributes(sms: SmsConfig | undefined): Readonly<Record<strin
   };
 }
 
-/** The channels with SMS subscribers: their publishes carry the SMS attributes and alarms. */
+/**
+ * The channels with SMS subscribers (their fixed numbers, or a member of their rotation with a
+ * number): their publishes carry the SMS attributes and alarms.
+ */
 export function smsChannelNames(config: Config): string[] {
   return Object.values(config.channels)
-    .filter((channel) => channel.sms.length > 0)
+    .filter((channel) => channel.sms.length > 0 || rotationHasSms(config, channel.rotation))
     .map((channel) => channel.name);
+}
+
+function rotationHasSms(config: Config, rotation: string | undefined): boolean {
+  if (rotation === undefined) return false;
+  const members = config.rotations?.[rotation]?.members ?? [];
+  return members.some((name) => config.people?.[name]?.sms !== undefined);
 }
 
 /** What a publisher adds for SMS: the channels with SMS subscribers and their attributes. */

@@ -111,3 +111,9 @@ export function inventoryEntry(
   const key = seriesKey(name, dimensions);
   return METRIC_INVENTORY.find((series) => seriesKey(series.name, series.dimensions) === key);
 }
+
+/**
+ * The notifier's log message for each handoff it decides (contract section 8), with `channel`,
+ * `oncall` and `until`: the dashboard's "Who is on call" widget queries it with Logs Insights.
+ */
+export const HANDOFF_LOG_MESSAGE = 'handoff';

@@ -165,25 +165,18 @@ channels:
   });
 });
 
-describe('a channel with a rotation, while its members are not paged yet', () => {
+describe('a channel with a rotation', () => {
   const ROTATION = `${HEAD}${PEOPLE}
 rotations:
   primary: { members: [asha, ravi], shift: 1w, handoff: "mon 09:00", start: "2026-11-23" }
 `;
 
-  it('refuses a rotation alone: its pages would reach nobody', () => {
-    expect(() =>
-      parseConfig(`${ROTATION}channels:\n  oncall: { rotation: primary }\n`, 'telealert.yaml'),
-    ).toThrow('telealert.yaml: channels.oncall: a rotation alone reaches nobody yet');
-  });
-
-  it('warns that only the fixed lists of a rotation channel are told', () => {
+  it('accepts a rotation alone, without a warning: its messages reach the person on call', () => {
     const config = parseConfig(
-      `${ROTATION}channels:\n  oncall: { rotation: primary, email: [ops@example.com] }\n`,
+      `${ROTATION}channels:\n  oncall: { rotation: primary }\n`,
       'telealert.yaml',
     );
-    expect(configWarnings(config).map((w) => `${w.path}: ${w.message}`)).toEqual([
-      'channels.oncall.rotation: the members of rotation "primary" are not paged yet (telealert oncall shows who is on call); this channel\'s messages go to its fixed sms and email lists',
-    ]);
+    expect(config.channels.oncall?.rotation).toBe('primary');
+    expect(configWarnings(config)).toEqual([]);
   });
 });
