@@ -118,7 +118,7 @@ function subscribe(
 }
 
 /** A fixed list's filter on a rotation's channel: every kind of message but a `handoff`. */
-function withoutHandoffs(
+export function withoutHandoffs(
   filter: Record<string, SubscriptionFilter> | undefined,
 ): Record<string, SubscriptionFilter> {
   return { ...filter, kind: SubscriptionFilter.stringFilter({ denylist: ['handoff'] }) };
