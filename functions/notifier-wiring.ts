@@ -71,7 +71,7 @@ export function wireNotifier({ env, now, sleep, logger }: WiringContext): Notifi
   const runtime = createNotifierRuntime(env ?? process.env);
   const table = { client: runtime.dynamodb, tableName: runtime.tableName, now };
   const chatChannels = chatChannelNames(runtime.config);
-  const stack = env?.[STACK_NAME_ENV];
+  const stack = (env ?? process.env)[STACK_NAME_ENV];
   return {
     runtime,
     events: new DynamoStateStore({ ...table, onOrphanLeft: orphanLeft(logger) }),

@@ -16,10 +16,12 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { chatChannelNames } from '../shared/config/chat-channels';
 import { loadConfigFile } from '../shared/config/load';
 import { smsChannelNames } from '../shared/messages/sms-attributes';
 import type { Config, SourceName } from '../shared/types/config';
 import { SelfMonitoring } from './alarms';
+import { ChatChannels } from './chat';
 import { TelealertDashboard } from './dashboard';
 import { InvalidPropError } from './errors';
 import { NotifierFunction } from './notifier';
@@ -104,6 +106,8 @@ export class TelealertAlerting extends Construct {
   readonly pollers: Readonly<Partial<Record<SourceName, SourcePoller>>>;
   /** The notifier: alone, it sends; invoked by the table's stream on a poller's commit and every minute. */
   readonly notifier: NotifierFunction;
+  /** Slack and Teams with their buttons; absent when no channel has chat. */
+  readonly chat?: ChatChannels;
   readonly monitoring: SelfMonitoring;
   readonly dashboard: TelealertDashboard;
 
@@ -232,7 +236,8 @@ export class TelealertAlerting extends Construct {
       projectRoot,
       depsLockFilePath,
       role: notifierRole,
-      environment: notifierEnvironment,
+      // The stack's name goes into the commands a chat message gives (`--stack`).
+      environment: { ...notifierEnvironment, TELEALERT_STACK: Stack.of(this).stackName },
       table: this.table,
       deadLetterQueue: this.deadLetterQueue,
       memorySize,
@@ -241,6 +246,24 @@ export class TelealertAlerting extends Construct {
       reserveConcurrency: props.reserveConcurrency ?? true,
     });
     this.notifier.logGroup.grantWrite(notifierRole);
+
+    if (chatChannelNames(this.config).size > 0) {
+      this.chat = new ChatChannels(this, 'Chat', {
+        configFile,
+        config: this.config,
+        functionsDir: resolve(props.functionsDir ?? join(projectRoot, 'functions')),
+        projectRoot,
+        depsLockFilePath,
+        environment: { TELEALERT_TABLE: this.table.tableName },
+        deadLetterQueue: this.deadLetterQueue,
+        memorySize,
+        logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
+        bundleAwsSdk: props.bundleAwsSdk ?? true,
+        reserveConcurrency: false,
+        topics,
+        table: this.table,
+      });
+    }
 
     const watched = usedSources.map((source) => ({
       source,

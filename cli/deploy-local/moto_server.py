@@ -13,6 +13,10 @@ they drop. Everything else is moto's own.
 - AWS::SNS::TopicPolicy, AWS::SQS::QueuePolicy
 - AWS::Lambda::EventInvokeConfig
 - AWS::CloudWatch::Alarm
+- AWS::Chatbot::SlackChannelConfiguration, AWS::Chatbot::MicrosoftTeamsChannelConfiguration,
+  AWS::Chatbot::CustomAction: moto has no chat service. They are kept as declared, with the ARN
+  AWS would give them (`Ref`, `Arn`, `CustomActionArn`), so the rest of the stack deploys and
+  the rehearsal can say which chat channel would receive which topic; nothing is posted
 - AWS::Lambda::Function: `Architectures`
 - AWS::DynamoDB::Table: `TimeToLiveSpecification`, `PointInTimeRecoverySpecification`,
   `SSESpecification` (moto reads it in the API's shape, `Enabled`, not CloudFormation's
@@ -244,6 +248,71 @@ class LambdaEventInvokeConfig(_Model, CloudFormationModel):
         name = self.properties["FunctionName"]
         if any(fn.function_name == name for fn in backend.list_functions()):
             backend.delete_function_event_invoke_config(name)
+
+
+class _ChatModel(_Model):
+    """A chat resource kept as declared: moto has no chat service to hand it to."""
+
+    # What the resource's ARN says of it, after `arn:aws:chatbot::ACCOUNT:`.
+    kind = ""
+    name_property = ""
+
+    def __init__(self, physical_resource_id: str, properties: dict[str, Any]):
+        super().__init__(physical_resource_id, properties)
+        self.arn = physical_resource_id
+
+    @classmethod
+    def has_cfn_attr(cls, attr: str) -> bool:
+        return attr in ("Arn", "CustomActionArn")
+
+    def get_cfn_attribute(self, attribute_name: str) -> str:
+        return self.arn
+
+    @classmethod
+    def create_from_cloudformation_json(  # type: ignore[misc]
+        cls,
+        resource_name: str,
+        cloudformation_json: dict[str, Any],
+        account_id: str,
+        region_name: str,
+        **kwargs: Any,
+    ) -> "_ChatModel":
+        p = _props(cloudformation_json)
+        name = p.get(cls.name_property) or resource_name
+        return cls(f"arn:aws:chatbot::{account_id}:{cls.kind}/{name}", p)
+
+    def delete(self, account_id: str, region_name: str) -> None:
+        return None
+
+
+class ChatbotSlackChannelConfiguration(_ChatModel, CloudFormationModel):
+    __module__ = "telealert.chatbot"
+    kind = "chat-configuration/slack-channel"
+    name_property = "ConfigurationName"
+
+    @staticmethod
+    def cloudformation_type() -> str:
+        return "AWS::Chatbot::SlackChannelConfiguration"
+
+
+class ChatbotMicrosoftTeamsChannelConfiguration(_ChatModel, CloudFormationModel):
+    __module__ = "telealert.chatbot"
+    kind = "chat-configuration/microsoft-teams-channel"
+    name_property = "ConfigurationName"
+
+    @staticmethod
+    def cloudformation_type() -> str:
+        return "AWS::Chatbot::MicrosoftTeamsChannelConfiguration"
+
+
+class ChatbotCustomAction(_ChatModel, CloudFormationModel):
+    __module__ = "telealert.chatbot"
+    kind = "custom-action"
+    name_property = "ActionName"
+
+    @staticmethod
+    def cloudformation_type() -> str:
+        return "AWS::Chatbot::CustomAction"
 
 
 def _metric_data_queries(metrics: list[dict[str, Any]]) -> list[MetricDataQuery]:

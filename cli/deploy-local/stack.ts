@@ -23,6 +23,7 @@ import {
   paginateListSubscriptionsByTopic,
 } from '@aws-sdk/client-sns';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { readChats } from './chat';
 import { Clients } from './clients';
 import { ACCOUNT, REGION } from './moto';
 import type {
@@ -307,6 +308,7 @@ export async function readDeployedStack(name: string): Promise<DeployedStack> {
       tables,
       queues,
       logGroups,
+      chats: readChats(template.Resources ?? {}, resources),
     };
   } finally {
     clients.destroy();

@@ -1,4 +1,5 @@
 import type { Message } from '@aws-sdk/client-sqs';
+import { chatLines } from './chat';
 import type { Listener } from './listen';
 import type { DeployedAlarm, DeployedFunction, DeployedStack, DeployedTopic } from './stack';
 
@@ -139,6 +140,7 @@ export function describeStack(stack: DeployedStack): string {
     ].filter((fact) => fact !== undefined);
     lines.push(`  ${short(queue.url)}${facts.length > 0 ? `: ${facts.join(', ')}` : ''}`);
   }
+  lines.push(...chatLines(stack, topicLabel));
   const described = new Set([
     'AWS::Lambda::Function',
     'AWS::SNS::Topic',
@@ -146,6 +148,8 @@ export function describeStack(stack: DeployedStack): string {
     'AWS::CloudWatch::Alarm',
     'AWS::DynamoDB::Table',
     'AWS::SQS::Queue',
+    'AWS::Chatbot::SlackChannelConfiguration',
+    'AWS::Chatbot::MicrosoftTeamsChannelConfiguration',
   ]);
   const others = new Map<string, number>();
   for (const r of stack.resources) {

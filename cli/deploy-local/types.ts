@@ -121,4 +121,21 @@ export interface DeployedStack {
   readonly tables: readonly DeployedTable[];
   readonly queues: readonly DeployedQueue[];
   readonly logGroups: readonly DeployedLogGroup[];
+  /** Chat channels the stack would post to. */
+  readonly chats: readonly DeployedChat[];
+}
+
+/**
+ * A Slack or Teams channel configuration of the stack, as its template declares it (moto has
+ * no chat service: it keeps the declaration and posts nothing).
+ */
+export interface DeployedChat {
+  readonly logicalId: string;
+  readonly kind: 'Slack' | 'Microsoft Teams';
+  /** Where it posts: the workspace and channel, or the tenant, team and channel. */
+  readonly where: string;
+  /** The topics it is subscribed to (ARNs). */
+  readonly topics: readonly string[];
+  /** The buttons it puts on telealert's messages (their action names). */
+  readonly buttons: readonly string[];
 }

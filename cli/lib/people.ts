@@ -1,8 +1,5 @@
 import { didYouMean } from '../../shared/config/hints';
 import { LABEL_PREFIX } from '../../shared/notifier/silence';
-import type { NotifierState } from '../../shared/notifier/types';
-import { NotifierConflictError } from '../../shared/ports/errors';
-import type { NotifierStore } from '../../shared/ports/notifier';
 import { parseApiTimestamp, parseOffsetTimestamp } from '../../shared/time/zone';
 import type { Config } from '../../shared/types/config';
 import { SEVERITIES, SOURCES } from '../../shared/types/config';
@@ -10,8 +7,8 @@ import { CliError, EXIT, UsageError } from './errors';
 import type { Io } from './io';
 import type { CliOptions } from './options';
 
-/** A change lost to a concurrent writer (a notifier step, another command) is redone this often. */
-const ATTEMPTS = 20;
+// Where people's changes are applied: shared with the chat buttons' function.
+export { changeNotifier } from '../../shared/runner/change-notifier';
 
 /** The clock of a command: the test's, or the machine's. */
 export function nowOf(io: Io): number {
@@ -35,33 +32,6 @@ export function actor(options: CliOptions, io: Io): string {
     );
   }
   return by;
-}
-
-/**
- * Reads the notifier's state, changes it and writes it back conditional on the revision read,
- * so a notifier step running meanwhile loses nothing: the loser reads again and redoes its
- * change. What the notifier owes and the events it took in are kept as they are.
- */
-export async function changeNotifier<T extends { readonly state: NotifierState }>(
-  store: NotifierStore,
-  change: (state: NotifierState | undefined) => T,
-): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    const stored = await store.loadNotifier();
-    const result = change(stored.state);
-    try {
-      await store.commitNotifier(stored.revision, {
-        state: result.state,
-        consumed: stored.consumed,
-        owed: [],
-      });
-      return result;
-    } catch (error) {
-      if (!(error instanceof NotifierConflictError) || attempt >= ATTEMPTS) throw error;
-      // Apart, at random: two writers that collided do not collide again in step.
-      await new Promise((done) => setTimeout(done, Math.random() * 20 * attempt));
-    }
-  }
 }
 
 /** `name=value` pairs of `--match`, checked against what the rules file can produce. */

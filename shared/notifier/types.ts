@@ -157,8 +157,8 @@ export interface Acknowledgement {
   readonly by: string;
   /** Epoch ms. */
   readonly at: number;
-  /** `cli`: `telealert ack` or a timeline action; `call`: a call to `ack.did`. */
-  readonly via: 'cli' | 'call';
+  /** `cli`: `telealert ack` or a timeline action; `call`: a call to `ack.did`; `chat`: a chat button. */
+  readonly via: 'cli' | 'call' | 'chat';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -314,6 +314,47 @@ describe('npm run deploy:local', () => {
     expect(out).toMatch(/-> finance email finance@example\.com: \S/);
     expect(out).toContain('ok  cdk destroy Telealert');
     expect(out).toContain('ok  moto and the simulator stopped');
+  }, 600_000);
+
+  it('rehearses chat: the Slack and Teams configurations are created, and the summary says which channel would receive what', async () => {
+    const shipped = await readFile(join(REPO_ROOT, 'telealert.yaml'), 'utf8');
+    const file = join(directory, 'chat.yaml');
+    await writeFile(
+      file,
+      shipped.replace(
+        '    email: [oncall@example.com]\n',
+        [
+          '    email: [oncall@example.com]',
+          '    slack: { workspaceId: T0123ABCD, channelId: C0456EFGH }',
+          '    teams:',
+          '      tenantId: 8f9e3b2a-1c4d-4e5f-9a8b-7c6d5e4f3a2b',
+          '      teamId: 1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d',
+          '      channelId: "19%3a0123456789abcdef%40thread.tacv2"',
+          '',
+        ].join('\n'),
+      ),
+    );
+    try {
+      const run = await finished(
+        spawn(TSX, [MAIN, '--config', file], { cwd: REPO_ROOT, env: environment() }),
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const out = run.stdout;
+      expect(out).toContain('ok  cdk deploy Telealert');
+      expect(out).toContain('  Slack workspace T0123ABCD, channel C0456EFGH');
+      expect(out).toContain(
+        '  Microsoft Teams tenant 8f9e3b2a-1c4d-4e5f-9a8b-7c6d5e4f3a2b, team 1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d, channel 19:0123456789abcdef@thread.tacv2',
+      );
+      expect(out).toContain(
+        '    would receive: every message to oncall, as its chat body (the https body of the publish)',
+      );
+      expect(out).toContain('    buttons: Telealert-ack, Telealert-silence');
+      expect(out).not.toMatch(/not created by the simulator[\s\S]*AWS::Chatbot/);
+      expect(out).toContain('ok  cdk destroy Telealert');
+    } finally {
+      await rm(file, { force: true });
+    }
   }, 600_000);
 
   it.each([

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { TelealertAlertingProps } from '../../infra/alerting';
+import { CHAT_ACTION_ENTRY } from '../../infra/chat';
 import { FUNCTION_ENTRIES, NOTIFIER_ENTRY } from '../../infra/poller';
 import { TelealertStack } from '../../infra/stack';
 import { CONFIG_DIGEST_IDENTIFIER } from '../../shared/config/embedded';
@@ -23,7 +24,7 @@ export const CREDENTIALS_STUB_MARK = 'env-credentials-stub';
 export function stubProject(): string {
   const root = mkdtempSync(join(tmpdir(), 'telealert-infra-'));
   mkdirSync(join(root, 'functions'));
-  for (const entry of [...Object.values(FUNCTION_ENTRIES), NOTIFIER_ENTRY]) {
+  for (const entry of [...Object.values(FUNCTION_ENTRIES), NOTIFIER_ENTRY, CHAT_ACTION_ENTRY]) {
     writeFileSync(
       join(root, 'functions', entry),
       "import { defaultProvider } from '@aws-sdk/credential-provider-node';\n" +

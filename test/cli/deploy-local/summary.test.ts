@@ -103,6 +103,7 @@ const stack: DeployedStack = {
   ],
   queues: [],
   logGroups: [],
+  chats: [],
 };
 
 describe('Function: describeStack', () => {
@@ -157,5 +158,28 @@ describe('Function: describeStack', () => {
   it('counts resources of other types, new ones included, and names what the simulator did not create', () => {
     expect(text).toContain('Other resources\n  AWS::IAM::Role x 2\n  AWS::Pipes::Pipe x 1');
     expect(text).toContain('not created by the simulator\n  AWS::CDK::Metadata (CDKMetadata)');
+  });
+
+  it("says which chat channel would receive which channel's messages, with its buttons, and nothing without chat", () => {
+    expect(text).not.toContain('Chat (');
+    const chat = describeStack({
+      ...stack,
+      chats: [
+        {
+          logicalId: 'Slack',
+          kind: 'Slack',
+          where: 'workspace T0123ABCD, channel C0456EFGH',
+          topics: [TOPIC],
+          buttons: ['Telealert-ack', 'Telealert-silence'],
+        },
+      ],
+    });
+    expect(chat).toContain(
+      [
+        '  Slack workspace T0123ABCD, channel C0456EFGH',
+        '    would receive: every message to oncall, as its chat body (the https body of the publish)',
+        '    buttons: Telealert-ack, Telealert-silence',
+      ].join('\n'),
+    );
   });
 });

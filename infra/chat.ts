@@ -1,0 +1,175 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, Stack } from 'aws-cdk-lib';
+import {
+  CfnCustomAction,
+  CfnMicrosoftTeamsChannelConfiguration,
+  type CfnSlackChannelConfiguration,
+  SlackChannelConfiguration,
+} from 'aws-cdk-lib/aws-chatbot';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import { chatChannelNames } from '../shared/config/chat-channels';
+import { MissingFileError } from './errors';
+import { TABLE_ACTIONS } from './permissions';
+import { type HandlerFunctionProps, handlerFunctionProps } from './poller';
+
+/** The chat buttons' function entry, in the functions folder. */
+export const CHAT_ACTION_ENTRY = 'chat-action.ts';
+
+/** The notifier's partition of the state table: all the buttons' function may touch. */
+const NOTIFIER_PARTITION = 'notifier';
+
+/**
+ * The buttons: each runs the chat-action function with the message's target. Variables are
+ * read from the custom notification (`shared/notifier/chat.ts` puts them in
+ * `metadata.additionalContext`); the button shows only where its target is present, i.e. on
+ * a telealert message that tells firing alerts of one rule.
+ */
+export const CHAT_BUTTONS = [
+  { id: 'Acknowledge', action: 'ack', text: 'Acknowledge', variable: 'ackTarget' },
+  { id: 'Silence1h', action: 'silence', text: 'Silence 1h', variable: 'silenceTarget' },
+] as const;
+
+export interface ChatChannelsProps extends Omit<HandlerFunctionProps, 'role'> {
+  /** Channel name -> its topic, which the chat configurations subscribe to. */
+  readonly topics: Readonly<Record<string, ITopic>>;
+  /** The state table: the buttons change the notifier's state in it. */
+  readonly table: ITable;
+}
+
+/** A name CloudFormation takes for a configuration or an action: `[A-Za-z0-9_-]`, bounded. */
+function resourceName(parts: readonly string[], max: number): string {
+  return parts
+    .join('-')
+    .replace(/[^A-Za-z0-9_-]/g, '-')
+    .slice(0, max);
+}
+
+/**
+ * Slack and Microsoft Teams through Amazon Q Developer in chat applications (contract section
+ * 9), for the channels of the rules file that name one: a channel configuration subscribed to
+ * the channel's topic, a role and guardrail policy that allow one thing, invoking the buttons'
+ * function, and the Acknowledge and Silence 1h buttons. The workspace or team is authorised
+ * once in the console beforehand (docs/chat.md). Created only when a channel has chat.
+ */
+export class ChatChannels extends Construct {
+  /** The function the buttons run: the notifier's partition of the table, nothing else. */
+  readonly actionFunction: NodejsFunction;
+  readonly logGroup: LogGroup;
+  /** What the chat service runs with (and what its users may do at most). */
+  readonly role: Role;
+  readonly guardrail: ManagedPolicy;
+  readonly actions: readonly CfnCustomAction[];
+  readonly slack: Readonly<Record<string, SlackChannelConfiguration>>;
+  readonly teams: Readonly<Record<string, CfnMicrosoftTeamsChannelConfiguration>>;
+
+  constructor(scope: Construct, id: string, props: ChatChannelsProps) {
+    super(scope, id);
+    const stackName = Stack.of(this).stackName;
+    const entry = join(props.functionsDir, CHAT_ACTION_ENTRY);
+    if (!existsSync(entry)) throw new MissingFileError('handler entry of the chat buttons', entry);
+
+    const functionRole = new Role(this, 'ActionRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: "telealert chat buttons: the notifier's state in the table, own logs",
+    });
+    functionRole.addToPolicy(
+      new PolicyStatement({
+        actions: [...TABLE_ACTIONS],
+        resources: [props.table.tableArn],
+        // The same reads and conditional writes as `telealert ack|silence --stack`, on the
+        // notifier's items only: the pollers' state and owed events stay out of reach.
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [NOTIFIER_PARTITION] },
+        },
+      }),
+    );
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+    this.actionFunction = new NodejsFunction(this, 'Action', {
+      ...handlerFunctionProps(
+        { ...props, role: functionRole, reserveConcurrency: false },
+        entry,
+        this.logGroup,
+      ),
+      description: 'telealert: the Acknowledge and Silence 1h chat buttons',
+      timeout: Duration.seconds(15),
+    });
+    this.logGroup.grantWrite(functionRole);
+
+    const invoke = new PolicyStatement({
+      actions: ['lambda:InvokeFunction'],
+      resources: [this.actionFunction.functionArn],
+    });
+    this.guardrail = new ManagedPolicy(this, 'Guardrail', {
+      description: 'telealert chat channels: at most the buttons, whoever asks',
+      statements: [invoke],
+    });
+    this.role = new Role(this, 'ChannelRole', {
+      assumedBy: new ServicePrincipal('chatbot.amazonaws.com'),
+      description: 'telealert chat channels: run the Acknowledge and Silence 1h buttons',
+    });
+    this.role.addToPolicy(invoke);
+
+    this.actions = CHAT_BUTTONS.map(
+      (button) =>
+        new CfnCustomAction(this, button.id, {
+          actionName: resourceName([stackName, button.action], 64),
+          definition: {
+            commandText: `lambda invoke --function-name ${this.actionFunction.functionName} --payload {"action":"${button.action}","target":"$${button.variable}","channel":"$channel"}`,
+          },
+          attachments: [
+            {
+              buttonText: button.text,
+              variables: {
+                [button.variable]: `event.metadata.additionalContext.${button.variable}`,
+                channel: 'event.metadata.additionalContext.channel',
+              },
+              criteria: [{ operator: 'HAS_VALUE', variableName: button.variable }],
+            },
+          ],
+        }),
+    );
+    const actionArns = this.actions.map((action) => action.attrCustomActionArn);
+
+    const slack: Record<string, SlackChannelConfiguration> = {};
+    const teams: Record<string, CfnMicrosoftTeamsChannelConfiguration> = {};
+    for (const name of chatChannelNames(props.config)) {
+      const channel = props.config.channels[name];
+      const topic = props.topics[name];
+      if (channel === undefined || topic === undefined) continue;
+      if (channel.slack !== undefined) {
+        const configuration = new SlackChannelConfiguration(this, `Slack-${name}`, {
+          slackChannelConfigurationName: resourceName([stackName, name, 'slack'], 128),
+          slackWorkspaceId: channel.slack.workspaceId,
+          slackChannelId: channel.slack.channelId,
+          notificationTopics: [topic],
+          role: this.role,
+          guardrailPolicies: [this.guardrail],
+        });
+        (
+          configuration.node.defaultChild as CfnSlackChannelConfiguration
+        ).customizationResourceArns = actionArns;
+        slack[name] = configuration;
+      }
+      if (channel.teams !== undefined) {
+        teams[name] = new CfnMicrosoftTeamsChannelConfiguration(this, `Teams-${name}`, {
+          configurationName: resourceName([stackName, name, 'teams'], 128),
+          teamsTenantId: channel.teams.tenantId,
+          teamId: channel.teams.teamId,
+          teamsChannelId: channel.teams.channelId,
+          iamRoleArn: this.role.roleArn,
+          snsTopicArns: [topic.topicArn],
+          guardrailPolicies: [this.guardrail.managedPolicyArn],
+          customizationResourceArns: actionArns,
+        });
+      }
+    }
+    this.slack = slack;
+    this.teams = teams;
+  }
+}
