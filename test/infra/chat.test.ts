@@ -14,7 +14,7 @@ let template: Template;
 beforeAll(() => {
   synth = synthStack(CHAT_CONFIG);
   template = synth.template;
-}, 60_000);
+}, 180_000);
 
 type Resource = { Properties: Record<string, unknown> };
 
