@@ -15,14 +15,12 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { chatChannelNames } from '../shared/config/chat-channels';
 import { MissingFileError } from './errors';
-import { TABLE_ACTIONS } from './permissions';
+import { OPERATOR_PARTITION } from './operator';
+import { POLLER_TABLE_ACTIONS } from './permissions';
 import { type HandlerFunctionProps, handlerFunctionProps } from './poller';
 
 /** The chat buttons' function entry, in the functions folder. */
 export const CHAT_ACTION_ENTRY = 'chat-action.ts';
-
-/** The notifier's partition of the state table: all the buttons' function may touch. */
-const NOTIFIER_PARTITION = 'notifier';
 
 /**
  * The buttons: each runs the chat-action function with the message's target. Variables are
@@ -80,12 +78,14 @@ export class ChatChannels extends Construct {
     });
     functionRole.addToPolicy(
       new PolicyStatement({
-        actions: [...TABLE_ACTIONS],
+        // The notifier store's read (Query), conditional state write (UpdateItem) and clean-up
+        // of orphans and expired tombstones (DeleteItem): a press owes no message, so no
+        // BatchWriteItem. On the notifier's items only (as the operator policy): the pollers'
+        // state and owed events stay out of reach.
+        actions: [...POLLER_TABLE_ACTIONS],
         resources: [props.table.tableArn],
-        // The same reads and conditional writes as `telealert ack|silence --stack`, on the
-        // notifier's items only: the pollers' state and owed events stay out of reach.
         conditions: {
-          'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [NOTIFIER_PARTITION] },
+          'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [OPERATOR_PARTITION] },
         },
       }),
     );

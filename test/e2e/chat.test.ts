@@ -125,7 +125,6 @@ beforeAll(async () => {
     clock,
     channels: { oncall: {}, leads: {} },
     rules,
-    delivery: 'messages',
   });
   const { port } = server.address() as AddressInfo;
   const sns = new SNSClient({});

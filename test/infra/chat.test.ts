@@ -87,14 +87,23 @@ describe('Construct: ChatChannels', () => {
     );
     if (chatRole === undefined) throw new Error('no chat role');
     const [roleId] = chatRole;
+    const guardrails = [
+      ...new Set(
+        resources('AWS::Chatbot::MicrosoftTeamsChannelConfiguration').flatMap((c) =>
+          (c.Properties.GuardrailPolicies as { Ref: string }[]).map((ref) => ref.Ref),
+        ),
+      ),
+    ];
     const statements = [
       ...Object.values(template.findResources('AWS::IAM::Policy'))
         .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
         .flatMap((p) => p.Properties.PolicyDocument.Statement),
-      ...Object.values(template.findResources('AWS::IAM::ManagedPolicy')).flatMap(
-        (p) => p.Properties.PolicyDocument.Statement,
-      ),
+      // The guardrail: the managed policy the configurations name (not the operators' policy).
+      ...Object.entries(template.findResources('AWS::IAM::ManagedPolicy'))
+        .filter(([id]) => guardrails.includes(id))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement),
     ];
+    expect(guardrails).toHaveLength(1);
     expect(statements.length).toBeGreaterThanOrEqual(2);
     for (const statement of statements) {
       expect(statement.Action).toBe('lambda:InvokeFunction');
@@ -175,10 +184,13 @@ describe('Construct: ChatChannels', () => {
       'AWS::Chatbot::SlackChannelConfiguration',
       'AWS::Chatbot::MicrosoftTeamsChannelConfiguration',
       'AWS::Chatbot::CustomAction',
-      'AWS::IAM::ManagedPolicy',
     ]) {
       expect(Object.keys(plain.findResources(type))).toEqual([]);
     }
+    // The operators' policy alone: no guardrail.
+    expect(Object.keys(plain.findResources('AWS::IAM::ManagedPolicy'))).toEqual([
+      expect.stringMatching(/^OperatorsPolicy/),
+    ]);
     expect(JSON.stringify(plain.toJSON())).not.toContain('chatbot.amazonaws.com');
     expect(Object.keys(plain.findResources('AWS::Lambda::Function'))).toHaveLength(2);
   }, 60_000);
