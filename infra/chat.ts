@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Token } from 'aws-cdk-lib';
 import {
   CfnCustomAction,
   CfnMicrosoftTeamsChannelConfiguration,
@@ -14,7 +15,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { chatChannelNames } from '../shared/config/chat-channels';
-import { MissingFileError } from './errors';
+import { InvalidPropError, MissingFileError } from './errors';
 import { OPERATOR_PARTITION } from './operator';
 import { POLLER_TABLE_ACTIONS } from './permissions';
 import { type HandlerFunctionProps, handlerFunctionProps } from './poller';
@@ -32,6 +33,27 @@ export const CHAT_BUTTONS = [
   { id: 'Acknowledge', action: 'ack', text: 'Acknowledge', variable: 'ackTarget' },
   { id: 'Silence1h', action: 'silence', text: 'Silence 1h', variable: 'silenceTarget' },
 ] as const;
+
+/**
+ * A custom action's command, at most: the service's API reference bounds `CommandText` to 100
+ * characters (CloudFormation's reference says 5,000; the smaller one is kept), so the function
+ * has a short name of its own and the payload one variable (docs/chat.md).
+ */
+export const CHAT_COMMAND_MAX = 100;
+
+/** The buttons' function name: the stack's, short enough for the command. */
+export function chatFunctionName(stackName: string): string {
+  const name = `${stackName}-chat`;
+  if (name.length <= 30) return name;
+  // Stack names are unique in an account's region: a digest of the whole one keeps this so.
+  const digest = createHash('sha256').update(stackName).digest('hex').slice(0, 6);
+  return `${stackName.slice(0, 23)}-${digest}`;
+}
+
+/** What a button runs: `lambda invoke` of the function, with the message's target. */
+export function chatCommand(functionName: string, button: (typeof CHAT_BUTTONS)[number]): string {
+  return `lambda invoke --function-name ${functionName} --payload {"${button.action}":"$${button.variable}"}`;
+}
 
 export interface ChatChannelsProps extends Omit<HandlerFunctionProps, 'role'> {
   /** Channel name -> its topic, which the chat configurations subscribe to. */
@@ -69,6 +91,13 @@ export class ChatChannels extends Construct {
   constructor(scope: Construct, id: string, props: ChatChannelsProps) {
     super(scope, id);
     const stackName = Stack.of(this).stackName;
+    if (Token.isUnresolved(stackName)) {
+      throw new InvalidPropError(
+        'stackName',
+        'a chat stack needs a concrete name (its buttons name the function)',
+      );
+    }
+    const functionName = chatFunctionName(stackName);
     const entry = join(props.functionsDir, CHAT_ACTION_ENTRY);
     if (!existsSync(entry)) throw new MissingFileError('handler entry of the chat buttons', entry);
 
@@ -96,6 +125,7 @@ export class ChatChannels extends Construct {
         entry,
         this.logGroup,
       ),
+      functionName,
       description: 'telealert: the Acknowledge and Silence 1h chat buttons',
       timeout: Duration.seconds(15),
     });
@@ -115,25 +145,26 @@ export class ChatChannels extends Construct {
     });
     this.role.addToPolicy(invoke);
 
-    this.actions = CHAT_BUTTONS.map(
-      (button) =>
-        new CfnCustomAction(this, button.id, {
-          actionName: resourceName([stackName, button.action], 64),
-          definition: {
-            commandText: `lambda invoke --function-name ${this.actionFunction.functionName} --payload {"action":"${button.action}","target":"$${button.variable}","channel":"$channel"}`,
+    this.actions = CHAT_BUTTONS.map((button) => {
+      const commandText = chatCommand(functionName, button);
+      if (commandText.length > CHAT_COMMAND_MAX) {
+        throw new InvalidPropError(
+          'stackName',
+          `the ${button.text} button's command is ${commandText.length} characters, over ${CHAT_COMMAND_MAX}`,
+        );
+      }
+      return new CfnCustomAction(this, button.id, {
+        actionName: resourceName([stackName, button.action], 64),
+        definition: { commandText },
+        attachments: [
+          {
+            buttonText: button.text,
+            variables: { [button.variable]: `event.metadata.additionalContext.${button.variable}` },
+            criteria: [{ operator: 'HAS_VALUE', variableName: button.variable }],
           },
-          attachments: [
-            {
-              buttonText: button.text,
-              variables: {
-                [button.variable]: `event.metadata.additionalContext.${button.variable}`,
-                channel: 'event.metadata.additionalContext.channel',
-              },
-              criteria: [{ operator: 'HAS_VALUE', variableName: button.variable }],
-            },
-          ],
-        }),
-    );
+        ],
+      });
+    });
     const actionArns = this.actions.map((action) => action.attrCustomActionArn);
 
     const slack: Record<string, SlackChannelConfiguration> = {};

@@ -24,7 +24,10 @@ export const CHAT_LIMITS = {
   keyword: 50,
   summary: 150,
   threadId: 100,
-  /** A custom action's variable value stays under this (its command is at most 5,000). */
+  /**
+   * A button's variable value stays under this: the value is put into the button's command in
+   * place of its variable, and a long alert key should not make the press fail.
+   */
   target: 1_000,
   /** The body as published, JSON inside the publish's JSON (UTF-8 bytes). */
   bytes: 12_000,
@@ -56,6 +59,16 @@ export type ChatTarget =
   | { readonly key: string }
   | { readonly rule: string }
   | { readonly matchers: Readonly<Record<string, string>> };
+
+/**
+ * What a button carries back: its target and the telealert channel the message went to. The
+ * channel rides inside the target, not as a variable of its own: a custom action's command is
+ * at most 100 characters (docs/chat.md), and each variable name in it takes room.
+ */
+export interface ChatPress {
+  readonly target: ChatTarget;
+  readonly channel?: string;
+}
 
 export interface ChatOptions {
   /** The channels' `group.by` (a thread is a group) and the rules' sources. */
@@ -100,29 +113,41 @@ function quote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-function encode(target: ChatTarget): string {
-  return Buffer.from(JSON.stringify(target), 'utf8').toString('base64url');
+function encode(target: ChatTarget, channel: string): string {
+  return Buffer.from(JSON.stringify({ ...target, channel }), 'utf8').toString('base64url');
+}
+
+function readTarget(record: Record<string, unknown>): ChatTarget | undefined {
+  if (typeof record.key === 'string') return { key: record.key };
+  if (typeof record.rule === 'string') return { rule: record.rule };
+  const matchers = record.matchers;
+  if (typeof matchers === 'object' && matchers !== null) {
+    const entries = Object.entries(matchers);
+    if (entries.length > 0 && entries.every(([, v]) => typeof v === 'string')) {
+      return { matchers: Object.fromEntries(entries) as Record<string, string> };
+    }
+  }
+  return undefined;
 }
 
 /** Reads what a button carries back; undefined when it is not a target. */
-export function decodeChatTarget(text: string): ChatTarget | undefined {
+export function decodeChatPress(text: string): ChatPress | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (typeof value !== 'object' || value === null) return undefined;
     const record = value as Record<string, unknown>;
-    if (typeof record.key === 'string') return { key: record.key };
-    if (typeof record.rule === 'string') return { rule: record.rule };
-    const matchers = record.matchers;
-    if (typeof matchers === 'object' && matchers !== null) {
-      const entries = Object.entries(matchers);
-      if (entries.length > 0 && entries.every(([, v]) => typeof v === 'string')) {
-        return { matchers: Object.fromEntries(entries) as Record<string, string> };
-      }
-    }
+    const target = readTarget(record);
+    if (target === undefined) return undefined;
+    return typeof record.channel === 'string' ? { target, channel: record.channel } : { target };
   } catch {
     // Not base64url JSON: not ours.
+    return undefined;
   }
-  return undefined;
+}
+
+/** The target alone of what a button carries back. */
+export function decodeChatTarget(text: string): ChatTarget | undefined {
+  return decodeChatPress(text)?.target;
 }
 
 /** What the buttons and commands act on: the firing alerts of one rule the message tells. */
@@ -192,8 +217,8 @@ export function chatBody(message: Message, options: ChatOptions): ChatBody {
   const aims = targets(firing);
   const context: Record<string, string> = { channel: message.channel, kind: message.kind };
   if (aims !== undefined) {
-    const ack = encode(aims.ack);
-    const silence = encode({ matchers: aims.silence });
+    const ack = encode(aims.ack, message.channel);
+    const silence = encode({ matchers: aims.silence }, message.channel);
     if (ack.length <= CHAT_LIMITS.target) context.ackTarget = ack;
     if (silence.length <= CHAT_LIMITS.target) context.silenceTarget = silence;
   }

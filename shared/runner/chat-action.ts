@@ -1,4 +1,4 @@
-import { decodeChatTarget } from '../notifier/chat';
+import { decodeChatPress } from '../notifier/chat';
 import { AckError, SilenceError } from '../notifier/errors';
 import { acknowledge, addSilence } from '../notifier/people';
 import { describeMatchers, makeSilence } from '../notifier/silence';
@@ -10,15 +10,12 @@ export const CHAT_SILENCE_MS = 3_600_000;
 
 /**
  * What a chat button sends the chat-action function (`infra/chat.ts` writes the command):
- * the action and the message's `ackTarget` or `silenceTarget` (`notifier/chat.ts`).
+ * `{"ack": TARGET}` or `{"silence": TARGET}`, TARGET the message's `ackTarget` or
+ * `silenceTarget` (`notifier/chat.ts`), which also names the channel the message went to.
  */
 export interface ChatActionRequest {
   readonly action: 'ack' | 'silence';
   readonly target: string;
-  /** The telealert channel the message went to. */
-  readonly channel?: string;
-  /** Who pressed the button, when the service gives it; else the channel stands for them. */
-  readonly by?: string;
 }
 
 /** The answer the chat service shows in the thread, and whether anything changed. */
@@ -30,18 +27,15 @@ export interface ChatActionAnswer {
 function readRequest(input: unknown): ChatActionRequest | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const record = input as Record<string, unknown>;
-  if (record.action !== 'ack' && record.action !== 'silence') return undefined;
-  if (typeof record.target !== 'string') return undefined;
-  const text = (value: unknown) =>
-    typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : undefined;
-  const channel = text(record.channel);
-  const by = text(record.by);
-  return {
-    action: record.action,
-    target: record.target,
-    ...(channel === undefined ? {} : { channel }),
-    ...(by === undefined ? {} : { by }),
-  };
+  if (typeof record.ack === 'string') return { action: 'ack', target: record.ack };
+  if (typeof record.silence === 'string') return { action: 'silence', target: record.silence };
+  return undefined;
+}
+
+/** A channel name as the author's text: printable, bounded. */
+function channelName(value: string | undefined): string {
+  const name = value?.replace(/[^\p{L}\p{N}_.-]/gu, '').slice(0, 100);
+  return name === undefined || name === '' ? 'a telealert channel' : name;
 }
 
 /**
@@ -56,11 +50,14 @@ export async function chatAction(
   nowMs: number,
 ): Promise<ChatActionAnswer> {
   const request = readRequest(input);
-  const target = request === undefined ? undefined : decodeChatTarget(request.target);
-  if (request === undefined || target === undefined) {
+  const press = request === undefined ? undefined : decodeChatPress(request.target);
+  if (request === undefined || press === undefined) {
     return { ok: false, text: 'telealert: this button carries no alert to act on' };
   }
-  const by = request.by ?? `chat button in ${request.channel ?? 'a telealert channel'}`;
+  const { target } = press;
+  const channel = channelName(press.channel);
+  // The service gives the function no presser (docs/chat.md): the channel stands for them.
+  const by = `chat button in ${channel}`;
   try {
     if (request.action === 'ack') {
       if ('matchers' in target)
@@ -78,7 +75,7 @@ export async function chatAction(
       matchers: target.matchers,
       startsAt: nowMs,
       endsAt: nowMs + CHAT_SILENCE_MS,
-      comment: `Silence 1h from chat${request.channel === undefined ? '' : ` (${request.channel})`}`,
+      comment: `Silence 1h from chat (${channel})`,
       createdBy: by,
     });
     await changeNotifier(store, (state) => ({ state: addSilence(state, silence) }));

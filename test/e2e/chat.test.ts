@@ -11,6 +11,7 @@ import { handler as chatActionHandler } from '../../functions/chat-action';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
 import type { NotifierSummary } from '../../functions/notifier-metrics';
+import { CHAT_BUTTONS, chatCommand, chatFunctionName } from '../../infra/chat';
 import { parseConfig } from '../../shared/config/load';
 import { type ChatBody, chatBody } from '../../shared/notifier/chat';
 import type { Message } from '../../shared/notifier/types';
@@ -149,6 +150,22 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
+/**
+ * What the chat service runs when a button is pressed: the button's command as the stack
+ * defines it, its variable replaced by the notification's value, the payload given to the
+ * function.
+ */
+function press(body: ChatBody, action: 'ack' | 'silence'): unknown {
+  const button = CHAT_BUTTONS.find((b) => b.action === action);
+  if (button === undefined) throw new Error(`no ${action} button`);
+  const value = body.metadata.additionalContext[button.variable] ?? '';
+  const command = chatCommand(chatFunctionName(STACK), button).replace(
+    `$${button.variable}`,
+    value,
+  );
+  return JSON.parse(command.slice(command.indexOf('--payload ') + '--payload '.length));
+}
+
 const config = () => parseConfig(rules('http://127.0.0.1:1', TOKEN_PARAMETER), 'telealert.yaml');
 
 // One timeline: each test continues where the previous one left off.
@@ -180,17 +197,13 @@ describe('Chat on moto: the chat body on the topic, the Acknowledge button on th
     expect(bodies[0]?.content.nextSteps[0]).toContain(`--stack '${STACK}'`);
   });
 
-  it('acknowledges the alert when its Acknowledge button runs, the presser recorded, and escalation stops', async () => {
+  it('acknowledges the alert when its Acknowledge button runs, the channel recorded as who pressed, and escalation stops', async () => {
     const body = bodies.find((b) => b.content.description.includes(DID));
     const message = messages.find((m) => m.id === body?.id);
     const key = message?.alerts[0]?.key;
     if (body === undefined || key === undefined) throw new Error(`no chat body for ${DID}`);
     at(T0 + 2 * MINUTE);
-    const answer = (await chatActionHandler({
-      action: 'ack',
-      target: body.metadata.additionalContext.ackTarget,
-      channel: 'oncall',
-    })) as ChatActionAnswer;
+    const answer = (await chatActionHandler(press(body, 'ack'))) as ChatActionAnswer;
     expect(answer).toEqual({ ok: true, text: expect.stringContaining(key) });
 
     const dynamodb = new DynamoDBClient({});
@@ -225,11 +238,7 @@ describe('Chat on moto: the chat body on the topic, the Acknowledge button on th
     const other = bodies.find((b) => !b.content.description.includes(DID));
     if (other === undefined) throw new Error('no second chat body');
     at(T0 + 12 * MINUTE);
-    const answer = (await chatActionHandler({
-      action: 'silence',
-      target: other.metadata.additionalContext.silenceTarget,
-      channel: 'oncall',
-    })) as ChatActionAnswer;
+    const answer = (await chatActionHandler(press(other, 'silence'))) as ChatActionAnswer;
     expect(answer.ok).toBe(true);
     const dynamodb = new DynamoDBClient({});
     try {
@@ -252,10 +261,8 @@ describe('Chat on moto: the chat body on the topic, the Acknowledge button on th
   });
 
   it('answers a press that carries no target without changing anything', async () => {
-    const answer = (await chatActionHandler({
-      action: 'ack',
-      target: '$ackTarget',
-    })) as ChatActionAnswer;
+    // A variable the service could not fill stays as written in the command.
+    const answer = (await chatActionHandler({ ack: '$ackTarget' })) as ChatActionAnswer;
     expect(answer.ok).toBe(false);
   });
 });

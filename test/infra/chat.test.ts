@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_BUTTONS } from '../../infra/chat';
+import { CHAT_BUTTONS, CHAT_COMMAND_MAX, chatCommand, chatFunctionName } from '../../infra/chat';
 import { FIXTURES, type Synth, synthStack } from './helpers';
 
 const CHAT_CONFIG = join(FIXTURES, 'chat.yaml');
@@ -138,33 +138,38 @@ describe('Construct: ChatChannels', () => {
       'Telealert-ack',
       'Telealert-silence',
     ]);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'Telealert-chat',
+      Description: Match.stringLikeRegexp('Acknowledge and Silence 1h'),
+    });
     for (const button of CHAT_BUTTONS) {
       template.hasResourceProperties('AWS::Chatbot::CustomAction', {
         ActionName: `Telealert-${button.action}`,
         Definition: {
-          CommandText: Match.objectLike({
-            'Fn::Join': Match.arrayWith([
-              Match.arrayWith([
-                'lambda invoke --function-name ',
-                `" --payload {"action":"${button.action}","target":"$${button.variable}","channel":"$channel"}`.slice(
-                  1,
-                ),
-              ]),
-            ]),
-          }),
+          CommandText: `lambda invoke --function-name Telealert-chat --payload {"${button.action}":"$${button.variable}"}`,
         },
         Attachments: [
           {
             ButtonText: button.text,
-            Variables: {
-              [button.variable]: `event.metadata.additionalContext.${button.variable}`,
-              channel: 'event.metadata.additionalContext.channel',
-            },
+            Variables: { [button.variable]: `event.metadata.additionalContext.${button.variable}` },
             Criteria: [{ Operator: 'HAS_VALUE', VariableName: button.variable }],
           },
         ],
       });
     }
+  });
+
+  it('keeps every command within the 100 characters the service takes, whatever the stack name', () => {
+    for (const stackName of ['Telealert', 'a', `Telealert-${'production-'.repeat(11)}`]) {
+      const name = chatFunctionName(stackName);
+      expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      for (const button of CHAT_BUTTONS) {
+        expect(chatCommand(name, button).length).toBeLessThanOrEqual(CHAT_COMMAND_MAX);
+      }
+    }
+    // Two long stack names that share their first characters keep apart.
+    const long = `Telealert-${'production-'.repeat(11)}`;
+    expect(chatFunctionName(`${long}a`)).not.toBe(chatFunctionName(`${long}b`));
   });
 
   it("tells the notifier the stack's name for the commands it gives", () => {

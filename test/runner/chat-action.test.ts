@@ -22,7 +22,7 @@ describe('Function: chatAction', () => {
     const store = await storeWithFiring();
     const answer = await chatAction(
       store,
-      { action: 'ack', target: target({ key: 'ringing{call_id=c1}' }), channel: 'oncall' },
+      { ack: target({ key: 'ringing{call_id=c1}', channel: 'oncall' }) },
       T0 + MINUTE,
     );
     expect(answer).toEqual({ ok: true, text: expect.stringContaining('ringing{call_id=c1}') });
@@ -39,7 +39,7 @@ describe('Function: chatAction', () => {
     const before = await store.loadNotifier();
     const answer = await chatAction(
       store,
-      { action: 'ack', target: target({ key: 'ringing{call_id=gone}' }) },
+      { ack: target({ key: 'ringing{call_id=gone}', channel: 'oncall' }) },
       T0,
     );
     expect(answer.ok).toBe(false);
@@ -50,10 +50,11 @@ describe('Function: chatAction', () => {
   it('refuses a press whose variables the service left unfilled, or the wrong kind of target', async () => {
     const store = await storeWithFiring();
     for (const input of [
-      { action: 'ack', target: '$ackTarget' },
-      { action: 'silence', target: target({ key: 'ringing{call_id=c1}' }) },
-      { action: 'ack', target: target({ matchers: { rule: 'ringing' } }) },
-      { action: 'drop', target: target({ key: 'x' }) },
+      { ack: '$ackTarget' },
+      { silence: target({ key: 'ringing{call_id=c1}' }) },
+      { ack: target({ matchers: { rule: 'ringing' } }) },
+      { drop: target({ key: 'x' }) },
+      { ack: 7 },
       'not an object',
     ]) {
       expect((await chatAction(store, input, T0)).ok).toBe(false);
