@@ -95,7 +95,10 @@ function cut(text: string, max: number): string {
 /** The thread of the message's group on its channel: one incident, one thread. */
 export function chatThreadId(message: Message, config: Config): string {
   const first = message.alerts[0];
-  if (first === undefined) return `${message.channel}-${message.kind}`;
+  // A hand-off is about the channel's shift, not one incident: the channel's hand-offs share
+  // a thread of their own.
+  if (first === undefined || message.kind === 'handoff')
+    return `${message.channel}-${message.kind}`;
   const by = config.channels[message.channel]?.group.by ?? ['rule'];
   const source =
     config.rules.find((rule) => rule.name === first.rule)?.source ?? first.labels.source ?? '';
@@ -193,6 +196,7 @@ function nextSteps(
 function titleMark(message: Message, firing: readonly MessageAlert[]): string {
   if (message.kind === 'ack') return '👍';
   if (message.kind === 'escalation') return '⏫';
+  if (message.kind === 'handoff') return '📟';
   const worst =
     firing.find((a) => a.severity === 'critical') ??
     firing.find((a) => a.severity === 'warning') ??

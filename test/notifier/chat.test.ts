@@ -29,6 +29,11 @@ const config = parseConfig(
 timezone: Asia/Kolkata
 api: { baseUrl: https://api.example.com, tokenParameter: /telealert/api-token }
 ack: { did: "+918000000099" }
+people:
+  asha: { email: asha@example.com }
+  ravi: { email: ravi@example.com }
+rotations:
+  leads: { members: [asha, ravi], shift: 1d, handoff: "10:10", start: "2026-11-20" }
 channels:
   oncall:
     sms: ["+919800000001"]
@@ -37,6 +42,7 @@ channels:
     slack: { workspaceId: T0123ABCD, channelId: C0456EFGH }
   managers:
     email: [managers@example.com]
+    rotation: leads
     teams:
       tenantId: 8f9e3b2a-1c4d-4e5f-9a8b-7c6d5e4f3a2b
       teamId: 1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d
@@ -82,8 +88,8 @@ const messages: readonly Message[] = replayMessages(config, timeline.entries).me
 const bodies = messages.map((message) => chatBody(message, { config, stack: 'telealert' }));
 
 describe('Function: chatBody', () => {
-  it('renders every kind of message the notifier sends (alerts, digest, escalation, ack) in the timeline', () => {
-    // A kind added later (a hand-off) fails here until the timeline tells it too.
+  it('renders every kind of message the notifier sends (alerts, digest, escalation, ack, handoff) in the timeline', () => {
+    // A kind added later fails here until the timeline tells it too.
     expect(new Set(messages.map((message) => message.kind))).toEqual(new Set(MESSAGE_KINDS));
   });
 
@@ -121,6 +127,16 @@ describe('Function: chatBody', () => {
     expect(body.content.description).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     expect(chatBytes(body)).toBeLessThanOrEqual(CHAT_LIMITS.bytes);
     expect(schema.safeParse(body).success).toBe(true);
+  });
+
+  it("threads a channel's hand-offs apart from its incidents, with their own mark", () => {
+    const handoffs = messages.filter((message) => message.kind === 'handoff');
+    expect(handoffs.length).toBeGreaterThan(0);
+    for (const message of handoffs) {
+      const body = bodies[messages.indexOf(message)];
+      expect(body?.metadata.threadId).toBe(`${message.channel}-handoff`);
+      expect(body?.content.title.startsWith('📟 ')).toBe(true);
+    }
   });
 
   it('threads an incident: one thread per group of a channel, another group another thread', () => {
