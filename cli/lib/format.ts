@@ -22,7 +22,10 @@ export interface PrintStyle {
   readonly colour: boolean;
 }
 
-/** The local `Publisher`: prints each notification, as JSON Lines or for people. */
+/**
+ * The local `Publisher`: prints each notification, as JSON Lines or for people. An untold
+ * resolution (`resolved: false`) is taken and not printed: it is no notification (section 3).
+ */
 export class PrintingPublisher implements Publisher {
   sent = 0;
   firing = 0;
@@ -35,6 +38,7 @@ export class PrintingPublisher implements Publisher {
 
   async publish(notifications: readonly Notification[]): Promise<PublishOutcome> {
     for (const notification of notifications) {
+      if (notification.untold === true) continue;
       this.write(
         `${this.style.json ? notificationJson(notification) : prettyLine(notification, this.style.zone, this.style.colour)}\n`,
       );

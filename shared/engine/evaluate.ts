@@ -127,8 +127,9 @@ function settleRule(
         !isHeld(config, rule, before, nowMs)
       ) {
         // Never silently: the on-call was told it fires, so they are told it is no longer
-        // followed (a rule with `resolved: false` tells no resolutions at all).
-        if (before.state === 'firing' && rule.resolved) {
+        // followed (a rule with `resolved: false` tells no resolutions at all: its resolution
+        // is untold, for the notifier alone).
+        if (before.state === 'firing') {
           const reason = untrackedReason(config, before, nowMs);
           notifications.push(
             buildNotification(

@@ -4,10 +4,7 @@ import type { Observation } from './aggregate';
 import type { AlertInstance } from './types';
 
 /** The timing part of a rule the state machine needs. */
-export type RuleTiming = Pick<
-  RuleConfig,
-  'name' | 'forMs' | 'keepFiringMs' | 'repeatMs' | 'resolved'
->;
+export type RuleTiming = Pick<RuleConfig, 'name' | 'forMs' | 'keepFiringMs' | 'repeatMs'>;
 
 /** An instance being built (`step` hands it out read-only). */
 type Draft = { -readonly [K in keyof AlertInstance]: AlertInstance[K] };
@@ -77,7 +74,8 @@ function unheld(instance: AlertInstance): AlertInstance {
  *   `keepFiring`, measured as prometheus' `keep_firing_for` is: from the first evaluation where
  *   it stopped holding (`keepFiringSince`), so `now - keepFiringSince >= keepFiring`. With
  *   `keepFiring` one evaluation interval long, the first false evaluation still fires and the
- *   next resolves. The `resolved` notification is owed unless the rule says `resolved: false`.
+ *   next resolves. The `resolved` notification is owed; with `resolved: false` it is untold
+ *   (`Notification.untold`: the notifier's cue that the firing is over, never a message alone).
  *
  * `observation` undefined means the instance was not seen at all and, for a snapshot
  * source, that its condition no longer holds. Pure: the previous instance is not modified.
@@ -144,7 +142,6 @@ export function step(
   if (nowMs - since < rule.keepFiringMs) {
     return { next: observation?.compactContext === true ? told(seen, observation) : seen };
   }
-  if (!rule.resolved) return { next: undefined };
   return {
     next: undefined,
     notify: 'resolved',

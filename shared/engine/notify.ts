@@ -57,6 +57,7 @@ export function buildNotification(
     ...(instance.firedAt === undefined
       ? {}
       : { firedAt: new Date(instance.firedAt).toISOString() }),
+    ...(status === 'resolved' && target.rule?.resolved === false ? { untold: true as const } : {}),
     sms,
     subject,
     text,

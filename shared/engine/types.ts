@@ -27,6 +27,12 @@ export interface Notification {
    * Absent in events committed before it existed.
    */
   readonly firedAt?: string;
+  /**
+   * A resolution its rule does not tell (`resolved: false`): not a notification of section 4
+   * (replay, `poll` and the demo print none), only the notifier's cue that the firing is over,
+   * so a firing it still holds is told once, resolved, with `firedAt` (contract 6.1 rule 3).
+   */
+  readonly untold?: true;
   readonly sms: string;
   readonly subject: string;
   readonly text: string;

@@ -139,6 +139,11 @@ export class Attendant {
     const tracked = this.alerts.get(event.key);
     if (event.status === 'resolved') {
       this.alerts.delete(event.key);
+      // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
+      if (notification.untold === true) {
+        this.routed.push({ event, channels: notification.channels });
+        return;
+      }
       // Whoever heard the firing hears the end (contract 6.1 rule 6): escalation's channels too.
       const channels =
         tracked === undefined

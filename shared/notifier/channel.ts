@@ -8,7 +8,7 @@ import type { Direct } from './direct';
 import { foldEvents } from './fold';
 import { groupOf, trimTexts } from './group';
 import { silenceFor } from './silence';
-import { isFirstFiring, tellsResolution } from './tracked';
+import { endsInAnEvent, isFirstFiring } from './tracked';
 import type { ChannelState, GroupState, HeldEvent, Outbound, Silence } from './types';
 
 /**
@@ -40,6 +40,50 @@ function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean
   if (channel.sms.length === 0) return false;
   const floor = SEVERITIES.indexOf(channel.minSeverity ?? 'info');
   return SEVERITIES.indexOf(highestSeverity({ alerts: events })) >= floor;
+}
+
+/** When the firing an event belongs to fired (undefined: not known, an event of an older version). */
+function firingOf(event: HeldEvent): number | undefined {
+  return event.firedAt ?? (event.status === 'firing' ? event.at : undefined);
+}
+
+/**
+ * The active-hours list and the firings it holds, by alert and firing, to ask of each routed
+ * event without a pass over the list (a night's digest holds thousands of events).
+ */
+class DeferredFirings {
+  #tags: Set<string> | undefined;
+
+  constructor(readonly list: HeldEvent[]) {}
+
+  static #tag(key: string, firing: number | undefined | '*'): string {
+    return `${key}\u0000${String(firing)}`;
+  }
+
+  #index(): Set<string> {
+    if (this.#tags === undefined) {
+      this.#tags = new Set();
+      for (const event of this.list) this.#add(this.#tags, event);
+    }
+    return this.#tags;
+  }
+
+  #add(tags: Set<string>, event: HeldEvent): void {
+    tags.add(DeferredFirings.#tag(event.key, firingOf(event)));
+    tags.add(DeferredFirings.#tag(event.key, '*'));
+  }
+
+  /** An event of the same alert and firing is deferred (any firing, when not known). */
+  has(event: HeldEvent): boolean {
+    if (this.list.length === 0) return false;
+    const firing = firingOf(event);
+    return this.#index().has(DeferredFirings.#tag(event.key, firing ?? '*'));
+  }
+
+  push(event: HeldEvent): void {
+    this.list.push(event);
+    if (this.#tags !== undefined) this.#add(this.#tags, event);
+  }
 }
 
 /** The group once its held events went (told, deferred or silenced): its interval goes on. */
@@ -128,14 +172,28 @@ export class ChannelFlow {
           if (group.held.length > 0) this.#defer(key, group);
         }
       }
+      const deferred = new DeferredFirings(this.#deferred);
       // One at a time: a night's deferred events can be more than push() takes arguments.
-      for (const event of events) this.#deferred.push(event);
+      for (const event of events) {
+        if (event.untold === true && this.#holds(event, deferred) === false) this.#over(event);
+        else deferred.push(event);
+      }
       return;
     }
     // The held lists this call made, appended in place: a copy per event made a step of many
     // events for one group (the pollers' backlog after a notifier outage) quadratic.
     const owned = new Map<string, HeldEvent[]>();
+    const deferred = new DeferredFirings(this.#deferred);
     for (const event of events) {
+      const holds = this.#holds(event, deferred);
+      if (holds === false) {
+        this.#over(event);
+        continue;
+      }
+      if (holds === 'deferred') {
+        deferred.push(event);
+        continue;
+      }
       const { key, labels } = groupOf(channel, event);
       const group = this.#groups.get(key);
       const page = event.severity === 'critical' && isFirstFiring(event);
@@ -178,6 +236,35 @@ export class ChannelFlow {
         ...(page ? { pages: true } : {}),
       });
     }
+  }
+
+  /**
+   * Where an event goes. An event of a firing the channel still defers joins the digest, so
+   * the digest tells the alert's latest status once (contract 6.1 rule 3: the window may open
+   * in the very step such events come, after an outage). An untold resolution (`resolved:
+   * false`) goes only where the channel still holds the firing it ends, deferred or in its
+   * group; where the firing was told, nowhere (false). Any other event: to its group (true).
+   */
+  #holds(event: HeldEvent, deferred: DeferredFirings): 'deferred' | 'group' | boolean {
+    if (deferred.has(event)) return 'deferred';
+    if (event.untold !== true) return true;
+    const firing = firingOf(event);
+    const same = (other: HeldEvent) =>
+      other.key === event.key && (firing === undefined || firingOf(other) === firing);
+    return this.#groups.get(groupOf(this.channel, event).key)?.held.some(same) === true
+      ? 'group'
+      : false;
+  }
+
+  /**
+   * A firing told here ended untold: its group no longer counts it firing, so once none is,
+   * the group's next alert starts it afresh (contract 6.1 rule 2).
+   */
+  #over(end: HeldEvent): void {
+    const { key } = groupOf(this.channel, end);
+    const group = this.#groups.get(key);
+    if (group?.firing?.includes(end.key) !== true) return;
+    this.#groups.set(key, { ...group, firing: group.firing.filter((name) => name !== end.key) });
   }
 
   /** Splits events into those to tell and those a silence in force matches now. */
@@ -310,7 +397,7 @@ export class ChannelFlow {
     const firing = new Set(before);
     for (const event of told) {
       if (event.status === 'resolved') firing.delete(event.key);
-      else if (!tellsResolution(this.config, event.rule)) return undefined;
+      else if (!endsInAnEvent(this.config, event.rule)) return undefined;
       else firing.add(event.key);
     }
     return firing.size > MAX_GROUP_FIRING ? undefined : [...firing];

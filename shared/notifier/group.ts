@@ -33,6 +33,7 @@ export function heldEvent(notification: Notification): HeldEvent {
     labels: notification.labels,
     value: notification.value ?? null,
     ...(notification.firedAt === undefined ? {} : { firedAt: Date.parse(notification.firedAt) }),
+    ...(notification.untold === true ? { untold: true as const } : {}),
     sms: notification.sms,
     subject: notification.subject,
     text: notification.text,

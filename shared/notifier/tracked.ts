@@ -10,9 +10,12 @@ export function ruleOf(config: Config, name: string): RuleConfig | undefined {
   return config.rules.find((rule) => rule.name === name);
 }
 
-/** Whether an alert of this rule is told when it resolves (built-in alerts always are). */
-export function tellsResolution(config: Config, name: string): boolean {
-  return ruleOf(config, name)?.resolved ?? BUILT_IN_RULES.has(name);
+/**
+ * Whether every firing of this rule ends in an event, told or untold (`resolved: false`): a
+ * rule of the rules file, or a built-in alert. A rule the file no longer has may never say.
+ */
+export function endsInAnEvent(config: Config, name: string): boolean {
+  return ruleOf(config, name) !== undefined || BUILT_IN_RULES.has(name);
 }
 
 /** An acknowledgement changes something only for an alert that repeats or escalates. */

@@ -82,6 +82,12 @@ export interface HeldEvent {
    * resolution's earlier one). Absent for events decided before the engine said it.
    */
   readonly firedAt?: number;
+  /**
+   * A resolution its rule does not tell (`resolved: false`, `Notification.untold`): it joins
+   * its firing where a channel still holds it (told once, resolved, contract 6.1 rule 3) and is
+   * dropped where the firing was told.
+   */
+  readonly untold?: true;
   readonly sms: string;
   readonly subject: string;
   /** The event's full email text; dropped once a message is too large to show it whole. */
@@ -116,10 +122,11 @@ export interface GroupState {
    */
   readonly pages?: true;
   /**
-   * Keys of the alerts its messages told firing and not yet resolved: once empty, the group
-   * is over and its next alert starts it afresh (contract 6.1 rule 2). Absent: not known (a
-   * state of an earlier version, an alert whose rule tells no resolution, or more than
-   * `MAX_GROUP_FIRING`), and the group keeps its interval.
+   * Keys of the alerts its messages told firing and not yet resolved (told, or untold with
+   * `resolved: false`): once empty, the group is over and its next alert starts it afresh
+   * (contract 6.1 rule 2). Absent: not known (a state of an earlier version, an alert of a
+   * rule the rules file no longer has, or more than `MAX_GROUP_FIRING`), and the group keeps
+   * its interval.
    */
   readonly firing?: readonly string[];
 }

@@ -8,18 +8,21 @@ export type ReplayStates = Partial<Record<SourceName, SourceState>>;
 
 /**
  * Folds `evaluate` over a timeline, each source with its own state, and returns every
- * notification in order: what `telealert replay` prints. A source no rule reads is never polled
- * deployed, so its lines change nothing here either (no `source_unavailable` for it). Pure.
+ * notification in order: what `telealert replay` prints (the untold resolutions of rules with
+ * `resolved: false` left out: they are the notifier's alone). A source no rule reads is never
+ * polled deployed, so its lines change nothing here either (no `source_unavailable` for it). Pure.
  */
 export function replayTimeline(
   config: Config,
   entries: readonly TimelineEntry[],
   initial: ReplayStates = {},
 ): Notification[] {
-  return replayWithState(config, entries, initial).notifications;
+  return replayWithState(config, entries, initial).notifications.filter(
+    (notification) => notification.untold !== true,
+  );
 }
 
-/** Like `replayTimeline`, also returning the final state of each source. */
+/** Like `replayTimeline` (untold resolutions included), also returning each source's final state. */
 export function replayWithState(
   config: Config,
   entries: readonly TimelineEntry[],

@@ -77,14 +77,28 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['0 firing k{call_id=a}', '5 resolved k{call_id=a}']);
   });
 
-  it('sends no resolved notification when the rule says resolved: false', () => {
+  it('tells a resolution of a rule that says resolved: false only as untold, for the notifier', () => {
     const cfg = config([{ name: 'q', where: {}, resolved: false }]);
-    const { seen, state } = run(cfg, [
+    const { seen, state, all } = run(cfg, [
       [0, ok(call('a'))],
       [1, ok()],
     ]);
-    expect(seen).toEqual(['0 firing q{call_id=a}']);
+    expect(seen).toEqual(['0 firing q{call_id=a}', '1 resolved q{call_id=a}']);
+    expect(all.map((n) => n.untold)).toEqual([undefined, true]);
+    expect(all[1]?.firedAt).toBe(new Date(T0).toISOString());
     expect(state?.alerts).toEqual({});
+  });
+
+  it('marks no resolution untold when the rule tells its resolutions', () => {
+    const cfg = config([{ name: 'q', where: {} }]);
+    const { all } = run(cfg, [
+      [0, ok(call('a'))],
+      [1, ok()],
+    ]);
+    expect(all.map((n) => [n.status, n.untold])).toEqual([
+      ['firing', undefined],
+      ['resolved', undefined],
+    ]);
   });
 
   it('counts distinct call ids per group and keys instances by groupBy labels', () => {
@@ -294,11 +308,11 @@ describe('Function: evaluate', () => {
     expect(seen).toEqual(['0 firing big{id=p1}']);
   });
 
-  it('forgets a payment instance of a rule without resolutions silently past the lookback', () => {
+  it('forgets a payment instance of a rule without resolutions past the lookback, untold', () => {
     const cfg = config([
       { name: 'big', source: 'payments', where: { amount_paid: '> 10' }, resolved: false },
     ]);
-    const { seen, state } = run(
+    const { seen, state, all } = run(
       cfg,
       [
         [0, ok(payment('p1', { amount_paid: '11' }, T0))],
@@ -306,7 +320,8 @@ describe('Function: evaluate', () => {
       ],
       'payments',
     );
-    expect(seen).toEqual(['0 firing big{id=p1}']);
+    expect(seen).toEqual(['0 firing big{id=p1}', '1441 resolved big{id=p1}']);
+    expect(all.map((n) => n.untold)).toEqual([undefined, true]);
     expect(state?.alerts).toEqual({});
   });
 

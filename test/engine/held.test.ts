@@ -42,7 +42,9 @@ function firingThenAbsent(cfg: Config, hours: number) {
   for (let hour = 1; hour <= hours; hour += 1) {
     const result = evaluate(cfg, 'payments', ok(), T0 + hour * HOUR, state);
     state = result.state;
-    for (const n of result.notifications) told.push(`${hour}h ${n.status} ${n.key}`);
+    for (const n of result.notifications) {
+      told.push(`${hour}h ${n.status}${n.untold ? ' (untold)' : ''} ${n.key}`);
+    }
   }
   return { state, told };
 }
@@ -96,10 +98,11 @@ describe('Function: evaluate, a firing payment older than the lookback', () => {
     expect(past.state.alerts).toEqual({});
   });
 
-  it('forgets a firing payment of a rule that tells no resolutions at the lookback, silently', () => {
+  it('forgets a firing payment of a rule that tells no resolutions at the lookback, untold', () => {
     const cfg = stuck({ resolved: false });
     const { state, told } = firingThenAbsent(cfg, 25);
-    expect(told).toEqual([]);
+    // Only the notifier's cue that the firing is over (it tells a still-held firing resolved).
+    expect(told).toEqual(['25h resolved (untold) stuck{id=p1}']);
     expect(state.alerts).toEqual({});
     expect(heldWindows(cfg, firingThenAbsent(cfg, 23).state, T0 + 25 * HOUR)).toEqual([]);
   });

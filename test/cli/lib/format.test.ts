@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prettyMessage } from '../../../cli/lib/format';
+import { PrintingPublisher, prettyMessage } from '../../../cli/lib/format';
 import type { Message, MessageAlert } from '../../../shared/notifier/types';
 
 const ZONE = 'Asia/Kolkata';
@@ -58,5 +58,33 @@ describe('Function: prettyMessage', () => {
     const resolved = prettyMessage(message({ alerts: [alert('resolved')] }), ZONE, true);
     expect(resolved).toContain('  SMS    \u001b[32m');
     expect(prettyMessage(message({}), ZONE, false)).not.toContain('\u001b[');
+  });
+});
+
+describe('Class: PrintingPublisher', () => {
+  it('takes an untold resolution (resolved: false) without printing it, and prints the rest', async () => {
+    const lines: string[] = [];
+    const printer = new PrintingPublisher((text) => lines.push(text), {
+      json: true,
+      zone: ZONE,
+      colour: false,
+    });
+    const base = {
+      at: '2026-11-21T04:35:00.000Z',
+      source: 'live_calls' as const,
+      rule: 'ringing',
+      severity: 'warning' as const,
+      channels: ['oncall'],
+      key: 'ringing{call_id=c1}',
+      labels: { call_id: 'c1' },
+      sms: 'sms',
+      subject: 'subject',
+      text: 'text',
+    };
+    const fired = { ...base, id: 'fired', status: 'firing' as const };
+    const ended = { ...base, id: 'ended', status: 'resolved' as const, untold: true as const };
+    const outcome = await printer.publish([fired, ended]);
+    expect(outcome.delivered).toEqual(['fired', 'ended']);
+    expect(lines.map((line) => JSON.parse(line).id)).toEqual(['fired']);
   });
 });

@@ -56,6 +56,17 @@ class Step implements StepContext {
   ) {
     if (this.config.channels[channel] === undefined) return;
     const severity = episode.severity;
+    // The digest "tells what fired, resolved, or is still firing" (section 6), and "an alert
+    // that fired and resolved while held is told once" (rule 3): an event of an alert the
+    // channel still defers joins that digest, even when its window opens at this very tick
+    // (the notifier was down meanwhile).
+    const deferred = this.h.items.some(
+      (other) =>
+        other.episode === episode &&
+        other.channel === channel &&
+        other.fate?.how === 'deferred' &&
+        other.digested === undefined,
+    );
     this.h.items.push({
       id: this.h.items.length,
       channel,
@@ -66,6 +77,7 @@ class Step implements StepContext {
       severity,
       first: false,
       ...more,
+      ...(deferred ? { fate: { how: 'deferred' as const, at: this.now } } : {}),
     });
   }
 

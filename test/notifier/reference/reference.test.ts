@@ -16,8 +16,6 @@ import { FEATURES, type Feature, type Timeline, timelineArb } from './timeline';
 const WAITING: Readonly<Partial<Record<Feature, string>>> = {
   critical:
     "rule 2: only a critical first firing's SMS passes the cap (a critical resolution's does not)",
-  resolvedFalse:
-    'rule 3: fired and resolved while held is told resolved with firedAt, resolved: false too',
   smallCap: "rule 3: the SMS cap's digest tells the latest status, not a resolved alert as firing",
   refire:
     'rules 1, 3, 6: two firings of one alert held together are told as two, each with its end',

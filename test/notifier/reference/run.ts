@@ -111,7 +111,10 @@ export type EngineEvent =
       readonly severity: Notification['severity'];
       readonly source: SourceName;
       readonly labels: Readonly<Record<string, string>>;
-      /** The notification itself (absent for `end`: a firing over without an event). */
+      /**
+       * The notification itself (for `end`, a firing over that its rule does not tell: the
+       * untold resolution, or absent when the engine said nothing).
+       */
       readonly notification?: Notification;
     }
   | {
@@ -235,8 +238,10 @@ export function concretise(timeline: Timeline): Concrete {
           callId: notification.labels.call_id ?? '',
           notification,
         });
-      } else if (notification.status === 'resolved') events.push({ ...base, kind: 'resolve' });
-      else events.push({ ...base, kind: before.has(notification.key) ? 'repeat' : 'fire' });
+      } else if (notification.status === 'resolved') {
+        // An untold resolution (`resolved: false`) is, to the model, a firing over without one.
+        events.push({ ...base, kind: notification.untold === true ? 'end' : 'resolve' });
+      } else events.push({ ...base, kind: before.has(notification.key) ? 'repeat' : 'fire' });
     }
     for (const key of before) {
       if (after.has(key) || told.has(key)) continue;
