@@ -6,7 +6,7 @@ import { formatApiDateTime, formatInZone } from '../time/zone';
 import type { ChannelConfig, Config } from '../types/config';
 import { highestSeverity, MESSAGE_BODY_LIMIT, publishedBytes } from './bodies';
 import { describeActive } from './describe';
-import { FOLD_PER_ALERT, keptOf, weightOf } from './fold';
+import { FOLD_PER_ALERT, keptOf, lineKeys, weightOf } from './fold';
 import { formatLimit } from './follow';
 import { renderSms, smsFacts } from './sms';
 import type { HeldEvent, Message, MessageAlert, MessageKind } from './types';
@@ -61,17 +61,20 @@ export interface ComposedPart {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The events of one message, one line per alert in the order first seen: the latest event's
- * status and time, and for an alert that fired and resolved while held, its firing time too.
+ * The events of one message, one line per alert and firing (`lineKeys`) in the order first
+ * seen: the latest event's status and time, and for an alert that fired and resolved while
+ * held, its firing time too.
  */
 export function alertLines(events: readonly HeldEvent[]): AlertLine[] {
-  const byKey = new Map<string, HeldEvent[]>();
-  for (const event of events) {
-    const list = byKey.get(event.key);
+  const byLine = new Map<string, HeldEvent[]>();
+  const lines = lineKeys(events);
+  events.forEach((event, index) => {
+    const line = lines[index] as string;
+    const list = byLine.get(line);
     if (list) list.push(event);
-    else byKey.set(event.key, [event]);
-  }
-  return [...byKey.values()].map((list) => {
+    else byLine.set(line, [event]);
+  });
+  return [...byLine.values()].map((list) => {
     const last = list[list.length - 1] as HeldEvent;
     const fired = list.find((event) => event.status === 'firing');
     // The firing's own time, which a repeat held with the resolution does not have.

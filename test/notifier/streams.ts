@@ -60,8 +60,11 @@ export const configArb = fc
     ([oncall, finance, night]): Config => ({ ...config([]), channels: { oncall, finance, night } }),
   );
 
-/** A step; `keys` are the alerts' identities (fewer keys: more events per alert). */
-export const stepArb = (keys: readonly string[] = ['a', 'b', 'c', 'd', 'e']) =>
+/**
+ * A step; `keys` are the alerts' identities (fewer keys: more events per alert), `repeats` how
+ * many firing events a resolution comes with, on average (more: longer firings).
+ */
+export const stepArb = (keys: readonly string[] = ['a', 'b', 'c', 'd', 'e'], repeats = 1) =>
   fc.record({
     afterMs: fc.oneof(
       fc.integer({ min: 0, max: 2 * MINUTE }),
@@ -71,7 +74,10 @@ export const stepArb = (keys: readonly string[] = ['a', 'b', 'c', 'd', 'e']) =>
       fc.record({
         rule: fc.constantFrom('ringing', 'stuck', 'spike'),
         key: fc.constantFrom(...keys),
-        status: fc.constantFrom('firing' as const, 'resolved' as const),
+        status: fc.constantFrom(
+          ...Array.from({ length: repeats }, () => 'firing' as const),
+          'resolved' as const,
+        ),
         severity: fc.constantFrom('info' as const, 'warning' as const, 'critical' as const),
         channels: fc.subarray([...CHANNELS], { minLength: 1 }),
         label: fc.constantFrom('+918000000001', '+918000000002', 'श्री'),
@@ -88,6 +94,8 @@ export function drive(cfg: Config, steps: readonly Step[], options: DecideOption
   let serial = 0;
   const events: Notification[] = [];
   const outbound: Outbound[] = [];
+  /** As the engine says: the firing each alert's events belong to, while it fires. */
+  const firing = new Map<string, number>();
   const run = (batch: readonly Notification[], at: number) => {
     const decision = decide(cfg, state, batch, at, [], options);
     state = decision.state;
@@ -101,9 +109,13 @@ export function drive(cfg: Config, steps: readonly Step[], options: DecideOption
     const batch = step.events.map((e): Notification => {
       serial += 1;
       const key = `${e.rule}{call_id=${e.key}}`;
+      const firedAt = firing.get(key) ?? (e.status === 'firing' ? nowMs : undefined);
+      if (e.status === 'firing') firing.set(key, firedAt ?? nowMs);
+      else firing.delete(key);
       return {
         id: `${key}|${e.status}|${serial}`,
         at: new Date(nowMs).toISOString(),
+        ...(firedAt === undefined ? {} : { firedAt: new Date(firedAt).toISOString() }),
         source: e.rule === 'stuck' ? 'payments' : 'live_calls',
         rule: e.rule,
         status: e.status,

@@ -27,14 +27,18 @@ export const OFFICE: Config = config([], {
 /** The key of flapping alert `n` (a payments gateway per merchant, say). */
 export const flappingKey = (n: number) => `gateway-errors{merchant=m${String(n).padStart(4, '0')}}`;
 
-/** Alert `n` firing (even flips) or resolving (odd flips) at `atMs`, with real-sized texts. */
-function flip(n: number, flipNo: number, atMs: number): Notification {
+/**
+ * Alert `n` firing (even flips) or resolving (odd flips) at `atMs`, with real-sized texts and,
+ * as the engine says, the time of the firing each event belongs to (`firedAtMs`).
+ */
+function flip(n: number, flipNo: number, atMs: number, firedAtMs: number): Notification {
   const status = flipNo % 2 === 0 ? 'firing' : 'resolved';
   const key = flappingKey(n);
   const at = new Date(atMs).toISOString();
   return {
     id: `${key}|${status}|${at}`,
     at,
+    firedAt: new Date(firedAtMs).toISOString(),
     source: 'payments',
     rule: 'gateway-errors',
     status,
@@ -73,7 +77,8 @@ export function flappingWeekend(
   let events = 0;
   let flipNo = 0;
   for (let at = FRIDAY_CLOSE; at < MONDAY_OPEN; at += everyMs) {
-    const batch = Array.from({ length: alerts }, (_, n) => flip(n, flipNo, at));
+    const firedAt = flipNo % 2 === 0 ? at : at - everyMs;
+    const batch = Array.from({ length: alerts }, (_, n) => flip(n, flipNo, at, firedAt));
     state = decide(OFFICE, state, batch, at, [], options).state;
     events += batch.length;
     flipNo += 1;

@@ -88,8 +88,19 @@ export function groupKey(channel: ChannelConfig, item: Item): string {
  */
 export function linesOf(items: readonly Item[], heard: (episode: Episode) => boolean): Line[] {
   const lines: Line[] = [];
-  for (const episode of new Set(items.map((item) => item.episode))) {
-    const mine = items.filter((item) => item.episode === episode);
+  // A line per firing (rules 1, 3, 6). A boundary the contract leaves open, for floods: of an
+  // alert with more than three firings in one message, those between its first and its last
+  // share one line (docs/decisions.md), told as the last of them.
+  const between = new Map<Episode, Episode>();
+  for (const key of new Set(items.map((item) => item.episode.key))) {
+    const episodes = [...new Set(items.filter((i) => i.episode.key === key).map((i) => i.episode))];
+    if (episodes.length <= 3) continue;
+    const middle = episodes.slice(1, -1);
+    for (const episode of middle) between.set(episode, middle[middle.length - 1] as Episode);
+  }
+  const lineOf = (item: Item) => between.get(item.episode) ?? item.episode;
+  for (const episode of new Set(items.map(lineOf))) {
+    const mine = items.filter((item) => lineOf(item) === episode);
     const last = mine[mine.length - 1] as Item;
     // A resolution tells its firing's time when the firing is told with it, or was never told.
     const fired = mine.some((item) => item.status === 'firing') || !heard(episode);

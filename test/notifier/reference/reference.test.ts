@@ -17,8 +17,6 @@ const WAITING: Readonly<Partial<Record<Feature, string>>> = {
   critical:
     "rule 2: only a critical first firing's SMS passes the cap (a critical resolution's does not)",
   smallCap: "rule 3: the SMS cap's digest tells the latest status, not a resolved alert as firing",
-  refire:
-    'rules 1, 3, 6: two firings of one alert held together are told as two, each with its end',
   escalation:
     'rules 4, 6: escalation counts from the first telling; escalated channels hear the end',
   silences: 'rule 5: a silence is applied when a message goes, not when the event comes',
