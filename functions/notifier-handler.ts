@@ -62,7 +62,7 @@ export function createNotifierHandler(options: NotifierHandlerOptions = {}) {
       now,
       deadlineMs: now() + context.getRemainingTimeInMillis(),
     });
-    return recordNotifierRound(result, logger);
+    return recordNotifierRound(result, logger, metrics);
   };
 
   return withPowertools(run, logger, metrics);

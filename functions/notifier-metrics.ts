@@ -1,7 +1,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { MAX_FOLLOWED_ALERTS } from '../shared/notifier/follow';
+import { messageJson } from '../shared/notifier/json';
 import type { MessageKind } from '../shared/notifier/types';
-import { HANDOFF_LOG_MESSAGE } from '../shared/observability/metrics';
+import { HANDOFF_LOG_MESSAGE, METRIC_NAMES } from '../shared/observability/metrics';
 import type { NotifierRoundResult } from '../shared/runner/notifier-round';
 
 /** What a notifier invocation returns: small whatever the round did (a stream invokes it). */
@@ -21,6 +23,8 @@ export interface NotifierSummary {
   readonly published: readonly string[];
   /** Ids of owed messages not published (the next round tries again). */
   readonly unpublished: readonly string[];
+  /** Ids of owed messages no longer owed: their channel has no topic (logged whole). */
+  readonly undeliverable?: readonly string[];
   readonly released: boolean;
   /** Firings told but not followed for escalation or acknowledgement, and followed alerts displaced; absent when none. */
   readonly unfollowed?: number;
@@ -33,13 +37,22 @@ export interface NotifierSummary {
   readonly nextDueAt?: string;
 }
 
+/** The log line of each message dropped because its channel has no topic. */
+export const UNDELIVERABLE_LOG_MESSAGE = 'message undeliverable: its channel has no topic';
+
 /**
- * What a notifier round did, as log lines (no metric: no alarm reads one, and the dashboard's
- * "Messages" and "Notifications sent" query these lines); returns its summary. The
- * `notifier round` line carries the round's counts as flat fields, and each source, rule and
- * status of the alert events taken in gets an `alert events taken in` line.
+ * What a notifier round did, as log lines (the dashboard's "Messages" and "Notifications sent"
+ * query them); returns its summary. The `notifier round` line carries the round's counts as
+ * flat fields, and each source, rule and status of the alert events taken in gets an `alert
+ * events taken in` line. One metric, only when it happens: `MessagesUndeliverable`, the
+ * messages owed to a channel with no topic (the `MessagesUndeliverable` alarm reads it), each
+ * also logged whole as an error so that what it told can be told by hand (contract 6.1 rule 8).
  */
-export function recordNotifierRound(result: NotifierRoundResult, logger: Logger): NotifierSummary {
+export function recordNotifierRound(
+  result: NotifierRoundResult,
+  logger: Logger,
+  metrics?: Metrics,
+): NotifierSummary {
   const events = new Map<string, { source: string; rule: string; status: string; n: number }>();
   for (const { source, rule, status } of result.takenEvents) {
     const key = JSON.stringify([source, rule, status]);
@@ -57,7 +70,24 @@ export function recordNotifierRound(result: NotifierRoundResult, logger: Logger)
     eventsLeftOwed: result.left,
     eventsNotMarkedSent: result.markSentFailed.reduce((sum, failure) => sum + failure.events, 0),
     alertsNotFollowed: result.unfollowed.length,
+    messagesUndeliverable: result.undeliverable.length,
   };
+  for (const message of result.undeliverable) {
+    logger.error(UNDELIVERABLE_LOG_MESSAGE, {
+      channel: message.channel,
+      messageId: message.id,
+      kind: message.kind,
+      alerts: message.alerts.map((alert) => `${alert.key} ${alert.status}`),
+      message: messageJson(message),
+    });
+  }
+  if (result.undeliverable.length > 0) {
+    metrics?.addMetric(
+      METRIC_NAMES.messagesUndeliverable,
+      MetricUnit.Count,
+      result.undeliverable.length,
+    );
+  }
   if (result.left > 0) {
     logger.warn('a backlog of alert events: the next round takes the rest', {
       taken: result.taken,
@@ -108,6 +138,9 @@ export function recordNotifierRound(result: NotifierRoundResult, logger: Logger)
     })),
     published: result.published,
     unpublished: result.unpublished,
+    ...(result.undeliverable.length === 0
+      ? {}
+      : { undeliverable: result.undeliverable.map((message) => message.id) }),
     released: result.released,
     ...(result.unfollowed.length === 0 ? {} : { unfollowed: result.unfollowed.length }),
     markSentFailed: result.markSentFailed.map((failure) => failure.source),

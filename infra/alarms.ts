@@ -11,7 +11,13 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { SourceName } from '../shared/types/config';
-import { METRIC_NAMES, smsSpendMetric, smsSpendThreshold, sourceMetric } from './metrics';
+import {
+  METRIC_NAMES,
+  notifierMetric,
+  smsSpendMetric,
+  smsSpendThreshold,
+  sourceMetric,
+} from './metrics';
 
 /** What SMS alarms watch: the account's spend and the channels that send SMS. */
 export interface SmsMonitoringProps {
@@ -53,6 +59,9 @@ const SMS_ALARM_PERIOD = Duration.minutes(5);
  * - `dead letters`: a failed run's event is waiting in the dead-letter queue.
  * - `notifier errors`: the notifier's step failed; events wait, owed, until it succeeds, so
  *   nobody is told anything meanwhile.
+ * - `messages undeliverable`: a message was owed to a channel with no topic (a deploy removed
+ *   or renamed the channel): it was dropped, logged whole, and its people were not told
+ *   (contract 6.1 rule 8).
  * - `SMS spend`: the account's SMS spend this month passed 80% of `sms.monthlyBudgetUsd`;
  *   past the limit SNS stops sending SMS within minutes and tells the publisher nothing.
  * - `SMS failed <channel>`: SNS gave up delivering some of the channel's notifications.
@@ -93,6 +102,18 @@ export class SelfMonitoring extends Construct {
       description:
         'telealert notifier: the notifier Lambda failed (see its log group). Alert events wait, owed in the state table, until a step succeeds: nobody is told anything meanwhile.',
       metric: props.notifier.metricErrors({ period: FUNCTION_ALARM_PERIOD, statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.add('MessagesUndeliverable', {
+      description:
+        'telealert notifier: a message was owed to a channel that has no topic (a deploy removed or renamed the channel before it went out). Nobody got it: it is logged whole in the notifier log group ("message undeliverable"); tell its alerts to the right people by hand.',
+      metric: notifierMetric(METRIC_NAMES.messagesUndeliverable, {
+        period: FUNCTION_ALARM_PERIOD,
+        statistic: 'Sum',
+      }),
       threshold: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,

@@ -20,6 +20,7 @@ import {
   callsMetric,
   DASHBOARD_PERIOD,
   METRIC_NAMES,
+  notifierMetric,
   smsSpendMetric,
   smsSpendThreshold,
   smsSuccessRateMetric,
@@ -179,7 +180,18 @@ export class TelealertDashboard extends Construct {
               ]
             : []),
         ],
-        [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'dead letters' })],
+        [
+          props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'dead letters' }),
+          ...(props.notifier
+            ? [
+                notifierMetric(METRIC_NAMES.messagesUndeliverable, {
+                  statistic: 'Sum',
+                  period,
+                  label: 'messages undeliverable',
+                }),
+              ]
+            : []),
+        ],
       ),
     );
     if (props.sms) {

@@ -29,6 +29,21 @@ export function sourceMetric(
   });
 }
 
+/** A metric of the notifier function (dimensions `service` and `source: notifier`). */
+export function notifierMetric(
+  name: MetricName,
+  options: { statistic: string; period: Duration; label?: string },
+): Metric {
+  return new Metric({
+    namespace: METRIC_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: SERVICE_NAME, source: 'notifier' },
+    statistic: options.statistic,
+    period: options.period,
+    label: options.label,
+  });
+}
+
 /** Live calls in one state (`CALL_STATES`, the API's other states folded into `other`). */
 export function callsMetric(
   state: CallState,

@@ -3,7 +3,7 @@ import type { SmsPublishing } from '../../shared/messages/sms-attributes';
 import { highestSeverity, snsBodies } from '../../shared/notifier/bodies';
 import { type ChatOptions, chatBody } from '../../shared/notifier/chat';
 import type { Message } from '../../shared/notifier/types';
-import type { MessagePublisher } from '../../shared/ports/notifier';
+import type { MessagePublisher, PublishResult } from '../../shared/ports/notifier';
 
 /** Message attributes filter policies see (infra/topics.ts). */
 export const MESSAGE_ATTRIBUTES = {
@@ -64,7 +64,9 @@ export function messageAttributes(message: Message): Record<string, MessageAttri
  * `email`: the text, `sms`: the SMS when there is one, `https`/`http`: the chat body to a
  * channel with chat), the subject, and the attributes
  * filter policies match on. A failed publish is retried a bounded number of times; what still
- * fails stays owed (the next step publishes it, with the same id).
+ * fails stays owed (the next step publishes it, with the same id). A message to a channel
+ * with no topic (`TELEALERT_TOPICS` lacks it: a deploy removed or renamed the channel while
+ * the message was owed) is `undeliverable`, not tried.
  */
 export class SnsMessagePublisher implements MessagePublisher {
   readonly #options: SnsMessagePublisherOptions;
@@ -73,21 +75,23 @@ export class SnsMessagePublisher implements MessagePublisher {
     this.#options = options;
   }
 
-  async publish(messages: readonly Message[]): Promise<{ delivered: readonly string[] }> {
+  async publish(messages: readonly Message[]): Promise<PublishResult> {
     const delivered: string[] = [];
+    const undeliverable: string[] = [];
     for (const message of messages) {
-      if (await this.#publishOne(message)) delivered.push(message.id);
+      // No topic: a deploy removed or renamed its channel. No retry can deliver it.
+      const topicArn = this.#options.topics[message.channel];
+      if (topicArn === undefined) undeliverable.push(message.id);
+      else if (await this.#publishOne(message, topicArn)) delivered.push(message.id);
     }
-    return { delivered };
+    return undeliverable.length > 0 ? { delivered, undeliverable } : { delivered };
   }
 
-  async #publishOne(message: Message): Promise<boolean> {
-    const topicArn = this.#options.topics[message.channel];
+  async #publishOne(message: Message, topicArn: string): Promise<boolean> {
     const fail = (reason: string) => {
       this.#options.onFailure?.({ messageId: message.id, channel: message.channel, reason });
       return false;
     };
-    if (topicArn === undefined) return fail(`no topic for channel ${message.channel}`);
     const { sms, chat } = this.#options;
     const chatJson = chat?.channels.has(message.channel)
       ? JSON.stringify(chatBody(message, chat))

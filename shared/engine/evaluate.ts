@@ -11,8 +11,9 @@ import { limitKey, limitStep, limitTarget, Overflow, ruleLimit } from './limit';
 import { buildNotification, type NotificationTarget } from './notify';
 import { observeAll } from './observe';
 import { preferredPayment } from './preferred';
+import { rememberRules, retireRemovedRules, withNewTo } from './retired';
 import { checkState, emptyState } from './state';
-import type { AlertInstance, Evaluation, Notification } from './types';
+import type { AlertInstance, Evaluation, Notification, RememberedRule } from './types';
 
 function byKey(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -89,7 +90,8 @@ function prepareRule(
  * One rule over one successful poll, given what the pass observed: its instances, what to tell,
  * and what it could not track. Instances already tracked stay; new ones start, in key order,
  * while the rule has fewer than `limit` (`limit.ts`); the rest are counted in `overflow`
- * (a slot freed by a resolution is taken at the next evaluation).
+ * (a slot freed by a resolution is taken at the next evaluation). A resolution names the
+ * channels its firing never reached (`remembered`: the rule's earlier `notify` lists).
  */
 function settleRule(
   config: Config,
@@ -97,6 +99,7 @@ function settleRule(
   observed: ReadonlyMap<string, Observation>,
   nowMs: number,
   limit: number,
+  remembered: RememberedRule | undefined,
 ): { instances: AlertInstance[]; notifications: Notification[]; overflow: Overflow } {
   const { rule, perRecordLog, existing } = prepared;
   const overflow = new Overflow(limit);
@@ -131,17 +134,16 @@ function settleRule(
         // is untold, for the notifier alone).
         if (before.state === 'firing') {
           const reason = untrackedReason(config, before, nowMs);
-          notifications.push(
-            buildNotification(
-              config,
-              rule.source,
-              ruleTarget(rule),
-              'resolved',
-              before,
-              nowMs,
-              reason,
-            ),
+          const notification = buildNotification(
+            config,
+            rule.source,
+            ruleTarget(rule),
+            'resolved',
+            before,
+            nowMs,
+            reason,
           );
+          notifications.push(withNewTo(notification, before, remembered));
         }
         continue;
       }
@@ -162,16 +164,15 @@ function settleRule(
     const result = step(rule, before, observation, nowMs);
     if (result.next) instances.push(result.next);
     if (result.notify && result.about) {
-      notifications.push(
-        buildNotification(
-          config,
-          rule.source,
-          ruleTarget(rule),
-          result.notify,
-          result.about,
-          nowMs,
-        ),
+      const notification = buildNotification(
+        config,
+        rule.source,
+        ruleTarget(rule),
+        result.notify,
+        result.about,
+        nowMs,
       );
+      notifications.push(withNewTo(notification, result.about, remembered));
     }
   }
   return { instances, notifications, overflow };
@@ -206,8 +207,9 @@ function distinctPayments(records: RecordBatch, zone: string): RecordBatch {
  *   `health.after` of them one `source_unavailable` (labels `{source}`, critical, to
  *   `health.notify`) fires; it never repeats.
  * - A successful poll resets the count, resolves `source_unavailable` if it fired, then
- *   evaluates every rule of the source. Instances of rules no longer in the config are
- *   dropped silently.
+ *   evaluates every rule of the source. Firing instances of rules no longer in the config are
+ *   told resolved, with the reason, to the channels the config last gave them (`retired.ts`,
+ *   contract 6.1 rule 8); the rest of their instances are dropped.
  * - live_calls is a snapshot: an instance absent from the poll no longer holds. A payments
  *   per-record instance follows log semantics: absent, it stays untouched; it changes only
  *   when the payment reappears, and is forgotten silently after the lookback. Aggregate
@@ -218,7 +220,8 @@ function distinctPayments(records: RecordBatch, zone: string): RecordBatch {
  *   and told by one `too_many_alerts{rule}` (firing while anything is left untracked).
  * - Calls to `ack.did` (`ack-calls.ts`) are taken out of a live-calls poll before the rules
  *   see it: a known caller's becomes one `ack_call` event, after `source_unavailable`.
- * - Notifications come in a fixed order: `source_unavailable` first, then by rule order in
+ * - Notifications come in a fixed order: `source_unavailable` first, the ack calls, the
+ *   removed rules' resolutions by key, then by rule order in
  *   the config, then by alert key, a rule's `too_many_alerts` after its own.
  *
  * @throws IncompatibleStateError when `previous` is of another version or source.
@@ -260,6 +263,9 @@ export function evaluate(
   const calls =
     source === 'live_calls' ? takeAckCalls(config, poll.records, prior.ackCalls, nowMs) : undefined;
   for (const notification of calls?.notifications ?? []) notifications.push(notification);
+  for (const notification of retireRemovedRules(config, source, prior, nowMs)) {
+    notifications.push(notification);
+  }
   const records =
     source === 'payments'
       ? distinctPayments(poll.records, config.timezone)
@@ -288,7 +294,14 @@ export function evaluate(
   );
   const limit = ruleLimit(config, source);
   prepared.forEach((rule, index) => {
-    const result = settleRule(config, rule, observations[index] ?? new Map(), nowMs, limit);
+    const result = settleRule(
+      config,
+      rule,
+      observations[index] ?? new Map(),
+      nowMs,
+      limit,
+      prior.rules?.[rule.rule.name],
+    );
     for (const instance of result.instances) alerts[instance.key] = instance;
     // One at a time: spreading 150,000 into push() overflows the call stack.
     for (const notification of result.notifications) notifications.push(notification);
@@ -310,6 +323,7 @@ export function evaluate(
   });
   const ackCalls =
     calls !== undefined && Object.keys(calls.seen).length > 0 ? calls.seen : undefined;
+  const remembered = rememberRules(rules, alerts, prior.rules, nowMs);
   return {
     state: {
       version: prior.version,
@@ -317,6 +331,7 @@ export function evaluate(
       consecutiveFailures: 0,
       alerts,
       ...(ackCalls === undefined ? {} : { ackCalls }),
+      ...(remembered === undefined ? {} : { rules: remembered }),
     },
     notifications,
     ...(calls !== undefined && calls.refused > 0 ? { refusedAckCalls: calls.refused } : {}),

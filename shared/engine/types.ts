@@ -21,6 +21,12 @@ export interface Notification {
   /** The count, for aggregate rules. */
   readonly value?: number;
   /**
+   * A resolution's channels its firing did not go to (the rule's `notify` changed while it
+   * fired, a channel renamed): the notifier tells them its firing time with it, since they never
+   * heard the firing (contract 6.1 rule 3). Not printed. Absent: none.
+   */
+  readonly newTo?: readonly string[];
+  /**
    * When this firing of the alert started, ISO-8601 UTC: a firing's own `at`, a repeat's or
    * resolution's earlier time. Not printed (section 4 has no such field): the notifier tells a
    * repeat from a new firing by it, and a resolution's firing time (contract section 6.1).
@@ -77,6 +83,24 @@ export interface SourceState {
    * a call seen by several samples acknowledges once. Absent when none.
    */
   readonly ackCalls?: Readonly<Record<string, number>>;
+  /**
+   * The rules of the firing alerts, by name, as the rules file said at the last successful
+   * poll: a rule the file no longer has tells its firing alerts resolved from it (`retired.ts`,
+   * contract 6.1 rule 8). Absent when nothing fires.
+   */
+  readonly rules?: Readonly<Record<string, RememberedRule>>;
+}
+
+/** What a rule said of its alerts' messages, kept while they fire. */
+export interface RememberedRule {
+  readonly severity: Severity;
+  readonly resolved: boolean;
+  /**
+   * Its `notify` lists, oldest first, each from the poll that first read it (`since`, epoch ms;
+   * the first from 0): the last is the file's now. An earlier one is kept while an alert that
+   * fired under it still fires, so its resolution knows which channels heard the firing.
+   */
+  readonly notified: readonly { readonly since: number; readonly notify: readonly string[] }[];
 }
 
 export interface Evaluation {

@@ -1,6 +1,7 @@
 import { clip, toAscii } from './ascii';
 import { fillDltTemplate } from './dlt';
 import { isLimitAlert, limitValue } from './limit';
+import { isRetiredRule } from './retired';
 import { fitSms, oneLine } from './sms';
 import { renderText } from './story';
 import { renderTemplate } from './template';
@@ -14,6 +15,7 @@ const SUBJECT_MAX = 99;
 function valuePart(input: MessageInput): string {
   const rule = input.rule;
   if (isLimitAlert(input)) return limitValue(input);
+  if (isRetiredRule(input)) return input.reason ?? '';
   if (rule === undefined) {
     const error = [input.context.kind, input.context.status].filter(Boolean).join(' ');
     const count = input.context.failures;

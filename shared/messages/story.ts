@@ -2,6 +2,7 @@ import { formatDuration } from '../time/duration';
 import { formatInZone } from '../time/zone';
 import { onOneLine, shownValue } from './display';
 import { isLimitAlert, limitChecks, limitLines } from './limit';
+import { isRetiredRule, retiredChecks, retiredLines } from './retired';
 import type { MessageInput } from './types';
 import { conditionWords, RECORD_NOUN, thresholdText } from './words';
 
@@ -9,6 +10,7 @@ import { conditionWords, RECORD_NOUN, thresholdText } from './words';
 function whatToCheck(input: MessageInput): string[] {
   const { api } = input.config;
   if (isLimitAlert(input)) return limitChecks(input);
+  if (isRetiredRule(input)) return retiredChecks();
   if (input.rule === undefined) {
     return [
       `A 401 or 403 means the token was refused: check that the SSM parameter ${api.tokenParameter} holds a current long-lived token from the provider's panel.`,
@@ -37,6 +39,7 @@ function rows(pairs: readonly (readonly [string, string])[]): string[] {
 function ruleLines(input: MessageInput): (readonly [string, string])[] {
   const rule = input.rule;
   if (isLimitAlert(input)) return limitLines(input);
+  if (isRetiredRule(input)) return retiredLines(input);
   if (rule === undefined) {
     return [
       ['Rule', `${input.ruleName} (built in: the ${input.source} API keeps failing)`],

@@ -1,4 +1,5 @@
 import type { Condition, Operator, RuleConfig, SourceName } from '../types/config';
+import { onOneLine } from './display';
 import type { MessageInput } from './types';
 
 /** The built-in alert raised when a source keeps failing (contract section 3). */
@@ -78,7 +79,13 @@ function groupValue(value: string): string {
 /** The record or group the alert is about, most telling part first. */
 export function identity(input: MessageInput): string {
   const { context, labels } = input;
-  if (input.rule === undefined) return '';
+  if (input.rule === undefined) {
+    // A rule the rules file no longer has (`retired.ts`): its labels. Built-in alerts: none.
+    if (input.reason === undefined) return '';
+    return Object.entries(labels)
+      .map(([name, value]) => `${name} ${onOneLine(value)}`)
+      .join(', ');
+  }
   if (input.rule.count !== undefined) {
     return Object.entries(labels)
       .map(([name, value]) => `${name} ${groupValue(value)}`)

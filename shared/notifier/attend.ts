@@ -14,6 +14,7 @@ import {
   kept,
   needsEvent,
   reachedChannels,
+  retire,
   ruleOf,
   settle,
   stale,
@@ -72,7 +73,12 @@ export class Attendant {
     readonly followAtMost: number,
   ) {
     this.silences = keptSilences(state.silences ?? [], nowMs);
-    this.alerts = new Map(Object.entries(state.alerts ?? {}));
+    this.alerts = new Map(
+      Object.entries(state.alerts ?? {}).map(([key, tracked]) => [
+        key,
+        retire(config, tracked, nowMs),
+      ]),
+    );
     for (const [callId, at] of Object.entries(state.ackCalls ?? {})) {
       if (at > nowMs - ACK_CALL_RETENTION_MS) this.#ackCalls[callId] = at;
     }
@@ -145,18 +151,31 @@ export class Attendant {
         return;
       }
       // Whoever heard the firing hears the end (contract 6.1 rule 6): escalation's channels too.
-      const channels =
+      const reached = tracked === undefined ? new Set<string>() : reachedChannels(tracked);
+      const channels = [...new Set([...notification.channels, ...reached])];
+      // Channels its firing never went to (the rule's notify changed meanwhile): told firedAt.
+      // A followed alert knows where its firing and repeats went; the engine says it of others.
+      const fresh = new Set(
         tracked === undefined
-          ? notification.channels
-          : [...new Set([...notification.channels, ...reachedChannels(tracked)])];
-      this.routed.push({ event, channels });
+          ? (notification.newTo ?? [])
+          : notification.channels.filter((name) => !reached.has(name)),
+      );
+      const heard = channels.filter((name) => !fresh.has(name));
+      if (heard.length > 0) this.routed.push({ event, channels: heard });
+      if (fresh.size > 0)
+        this.routed.push({ event: { ...event, unheard: true }, channels: [...fresh] });
       return;
     }
     if (tracked !== undefined && isRepeat(config, tracked, event)) {
+      // A repeat the rule now sends to more channels (its notify changed): they hear it too.
+      const more = notification.channels.filter((name) => !tracked.channels.includes(name));
       const next: TrackedAlert = {
         ...tracked,
         lastFiringAt: event.at,
         ...(needsEvent(tracked) ? { event: kept(event) } : {}),
+        ...(more.length > 0 && tracked.ack === undefined
+          ? { channels: [...tracked.channels, ...more] }
+          : {}),
       };
       this.alerts.set(event.key, next);
       if (tracked.ack !== undefined) this.#mute(event, 'acknowledged', tracked.ack.by);

@@ -86,6 +86,22 @@ class DeferredFirings {
   }
 }
 
+/**
+ * A handover (`handover.ts`) tells a critical alert's first firing that its gone channel never
+ * paged: still firing at its latest event, the cap does not hold it (contract 6.1 rule 2).
+ */
+function pagesInHandover(events: readonly HeldEvent[]): boolean {
+  const latest = new Map<string, HeldEvent>();
+  const first = new Set<string>();
+  for (const event of events) {
+    latest.set(event.key, event);
+    if (isFirstFiring(event)) first.add(event.key);
+  }
+  return [...latest.values()].some(
+    (event) => event.status === 'firing' && event.severity === 'critical' && first.has(event.key),
+  );
+}
+
 /** The group once its held events went (told, deferred or silenced): its interval goes on. */
 function emptiedOf(group: GroupState): GroupState {
   return {
@@ -160,10 +176,12 @@ export class ChannelFlow {
   /**
    * Routes a step's events into the channel's groups, or into its digest when inactive. The
    * first firing of a critical alert brings its group's message forward to its `wait` (the
-   * held events go with it) and pages past the cap (contract 6.1 rule 2).
+   * held events go with it) and pages past the cap (contract 6.1 rule 2). A resolution ends its
+   * alert in the channel's other groups (`#endElsewhere`).
    */
   route(events: readonly HeldEvent[]): void {
     const { channel, nowMs } = this;
+    this.#endElsewhere(events);
     if (!this.#inWindow) {
       // What the groups hold is older than these events: deferred first, so the digest tells
       // each alert's latest status (a held repeat after its resolution: firing, rule 3).
@@ -356,6 +374,39 @@ export class ChannelFlow {
     }
   }
 
+  /**
+   * Resolutions routed to a channel end their alerts in all its groups but their own: an
+   * alert's rule's severity (a `group.by` value) may have changed since its firing was told in
+   * another group (a rules file deployed while it fired), and that group must not think it
+   * still fires. Its own group ends it when the resolution is told (`#stillFiring`).
+   */
+  #endElsewhere(events: readonly HeldEvent[]): void {
+    if (this.#groups.size < 2) return;
+    let index: Map<string, string[]> | undefined;
+    for (const event of events) {
+      if (event.status !== 'resolved') continue;
+      if (index === undefined) {
+        index = new Map();
+        for (const [key, group] of this.#groups) {
+          for (const alert of group.firing ?? []) {
+            const list = index.get(alert);
+            if (list) list.push(key);
+            else index.set(alert, [key]);
+          }
+        }
+      }
+      const own = groupOf(this.channel, event).key;
+      for (const key of index.get(event.key) ?? []) {
+        const group = this.#groups.get(key);
+        if (key === own || group?.firing === undefined) continue;
+        this.#groups.set(key, {
+          ...group,
+          firing: group.firing.filter((alert) => alert !== event.key),
+        });
+      }
+    }
+  }
+
   /** A group's held events join the active-hours digest, in order; the group holds none. */
   #defer(key: string, group: GroupState): void {
     for (const event of group.held) this.#deferred.push(event);
@@ -395,7 +446,14 @@ export class ChannelFlow {
   ): string[] | undefined {
     if (before === undefined) return undefined;
     const firing = new Set(before);
+    // Each alert by its last event told: a firing of a rule gone from the rules file followed
+    // by its resolution (contract 6.1 rule 8) is over, not unknown.
+    const last = new Map<string, HeldEvent>();
     for (const event of told) {
+      last.delete(event.key);
+      last.set(event.key, event);
+    }
+    for (const event of last.values()) {
       if (event.status === 'resolved') firing.delete(event.key);
       else if (!endsInAnEvent(this.config, event.rule)) return undefined;
       else firing.add(event.key);
@@ -404,9 +462,10 @@ export class ChannelFlow {
   }
 
   /**
-   * Escalations, ack confirmations and rotations' handoffs after the step's own messages: an
-   * escalation to a channel outside its active hours joins its digest (contract 6.1 rule 5); a
-   * handoff goes whatever the hours (who carries the pager is not an alert); then the SMS cap
+   * Escalations, ack confirmations, rotations' handoffs and gone channels' handovers after the
+   * step's own messages: an escalation to a channel outside its active hours joins its digest
+   * (contract 6.1 rule 5); a handoff goes whatever the hours (who carries the pager is not an
+   * alert), and so does a handover (contract 6.1 rule 8: at once); then the SMS cap
    * over every message in order, and the cap's digest SMS once the hour has room (events a
    * silence now matches left out: their email told them). The channel's state and messages.
    */
@@ -433,7 +492,10 @@ export class ChannelFlow {
           (channel.sms.length > 0 && (item.reason === 'ack' || wantsSms(channel, item.events))),
         title: item.title,
       });
-      const critical = item.events.some((event) => event.severity === 'critical');
+      const critical =
+        item.reason === 'handover'
+          ? pagesInHandover(item.events)
+          : item.events.some((event) => event.severity === 'critical');
       parts.forEach((part, index) => {
         this.#decided.push({
           part: index === 0 ? { ...part, ids: item.delivers } : { ...part, ids: [] },

@@ -20,7 +20,14 @@ export const RICH_ALERTS = 3;
  * Why a message goes: grouped events, a digest of what active hours deferred, or of capped SMS,
  * an escalation of alerts nobody acknowledged, or the confirmation of an acknowledgement.
  */
-export type MessageReason = 'alerts' | 'deferred' | 'capped' | 'escalation' | 'ack' | 'handoff';
+export type MessageReason =
+  | 'alerts'
+  | 'deferred'
+  | 'capped'
+  | 'escalation'
+  | 'ack'
+  | 'handoff'
+  | 'handover';
 
 export interface ComposeInput {
   readonly config: Config;
@@ -32,7 +39,10 @@ export interface ComposeInput {
   readonly nowMs: number;
   /** The message carries an SMS body (the channel has numbers and wants this severity). */
   readonly withSms: boolean;
-  /** `ack`: who acknowledged (`ACK by +919800000001`); `escalation`: the wait it escalates after. */
+  /**
+   * `ack`: who acknowledged (`ACK by +919800000001`); `escalation`: the wait it escalates after;
+   * `handover`: the channel gone from the rules file.
+   */
   readonly title?: string;
   /** `deferred`: sent before the window opens, the state being unable to keep it longer. */
   readonly early?: boolean;
@@ -88,7 +98,9 @@ export function alertLines(events: readonly HeldEvent[]): AlertLine[] {
       labels: last.labels,
       value: last.value,
       at: iso(last.at),
-      ...(last.status === 'resolved' && fired !== undefined && firedAtMs !== undefined
+      ...(last.status === 'resolved' &&
+      (fired !== undefined || last.unheard === true) &&
+      firedAtMs !== undefined
         ? { firedAt: iso(firedAtMs) }
         : {}),
     };
@@ -115,6 +127,9 @@ function headline(input: ComposeInput, lines: readonly AlertLine[]): string {
   const { reason } = input;
   if (reason === 'deferred') return `Digest: ${counted(lines)}`;
   if (reason === 'capped') return `SMS held by cap: ${counted(lines)}`;
+  if (reason === 'handover') {
+    return `Channel ${input.title ?? '?'} no longer exists: ${counted(lines)} it kept`;
+  }
   if (reason === 'escalation') return `ESCALATION: ${counted(lines)} not acknowledged`;
   if (reason === 'ack') {
     return `${input.title ?? 'ACK'}: ${lines.length === 0 ? 'no firing alerts' : counted(lines)}`;
@@ -203,6 +218,13 @@ function intro(input: ComposeInput): string[] {
   if (input.reason === 'capped') {
     return [
       `Channel ${channel.name} sends at most ${channel.smsPerHour} SMS an hour. These alerts were emailed when they happened; their SMS was held back and this digest tells them by SMS.`,
+    ];
+  }
+  if (input.reason === 'handover') {
+    const gone = input.title ?? '?';
+    return [
+      `Channel ${gone} is no longer in the rules file (a deploy removed or renamed it). telealert was keeping these alerts for it (held by grouping, deferred outside its active hours, or emailed with their SMS held by its cap) and has no channel ${gone} to tell them to any more, so they go to channel ${channel.name}, one of health.notify, now.`,
+      'Each line is the latest of its alert: FIRING is still firing as far as telealert told it. Its rules now notify the channels the new file names.',
     ];
   }
   if (input.reason === 'escalation') {

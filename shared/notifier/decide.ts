@@ -7,6 +7,7 @@ import { IncompatibleNotifierStateError } from './errors';
 import { escalate } from './escalate';
 import { FOLD_ABOVE } from './fold';
 import { MAX_FOLLOWED_ALERTS } from './follow';
+import { handovers } from './handover';
 import { type ChannelOnCall, channelsOnCall, handoffs, nextOnCallChange } from './oncall';
 import { applyAction, type PersonAction } from './people';
 import type { ChannelState, Decision, NotifierState, Outbound } from './types';
@@ -94,7 +95,11 @@ function checkState(state: NotifierState | undefined): NotifierState {
  * 4. per channel (`channel.ts` `finish`): escalations deferred outside active hours (rule 5),
  *    ack confirmations, then the SMS cap over every message in order (never a critical first
  *    firing's, rule 2) and its digest SMS, which tells each alert's latest status (rule 3).
- * 5. rotations (`oncall.ts`, contract section 8): each message to a rotation's channel carries
+ * 5. rules-file changes (contract 6.1 rule 8): what a channel gone from the file kept (held,
+ *    deferred, SMS held by the cap) goes to `health.notify` at once (`handover.ts`), through
+ *    those channels' caps; followed alerts of a rule gone from the file escalate no further and
+ *    wait for the resolution the engine tells of them (`tracked.ts` `retire`).
+ * 6. rotations (`oncall.ts`, contract section 8): each message to a rotation's channel carries
  *    `oncall`, the person on call as it goes; when that person changes (a handoff, an override
  *    starting or ending), the incoming one gets a `handoff` message the cap neither holds nor
  *    counts.
@@ -106,7 +111,7 @@ function checkState(state: NotifierState | undefined): NotifierState {
  * digest (`Outbound.delivers`), or are recorded in `muted`. On a flood (a kept list of more
  * than `foldAbove` events) an alert's events between those a message needs are folded into the
  * next one kept (`Outbound.folded`): the state is bounded by alerts, the messages unchanged.
- * Channels no longer configured are forgotten. At most `followAtMost` firing alerts are
+ * Channels no longer configured are forgotten once what they kept is handed over. At most `followAtMost` firing alerts are
  * followed for acknowledgement and escalation (`follow.ts`): a firing past it is told all the
  * same, its message saying it is not followed, and listed in `unfollowed`.
  *
@@ -157,6 +162,8 @@ export function decide(
   // once this step's events are told; then each channel's cap.
   const escalations = escalate(people.alerts, people.silences, nowMs);
   const handed = handoffs(config, acted.oncall, onCall, people.alerts, people.silences, nowMs);
+  // What channels gone from the rules file kept: to `health.notify` at once (6.1 rule 8).
+  const handedOver = handovers(config, acted.channels);
   const channels: Record<string, ChannelState> = {};
   const messages: Outbound[] = [];
   const attended = people.finish();
@@ -167,6 +174,7 @@ export function decide(
       ...(people.direct.get(name) ?? []),
       ...(escalations.get(name) ?? []),
       ...(handed.direct.get(name) ?? []),
+      ...(handedOver.get(name) ?? []),
     ];
     const result = flow.finish(direct, people.silences);
     if (result.state !== undefined) channels[name] = result.state;

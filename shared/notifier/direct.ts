@@ -7,11 +7,12 @@ export interface Routed {
 }
 
 /**
- * A message that skips grouping: an escalation step, an acknowledgement's confirmation, or a
- * rotation's handoff to the incoming person (`oncall.ts`).
+ * A message that skips grouping: an escalation step, an acknowledgement's confirmation, a
+ * rotation's handoff to the incoming person (`oncall.ts`), or what a channel gone from the rules
+ * file kept, handed to `health.notify` (`handover.ts`; `title`: the gone channel).
  */
 export interface Direct {
-  readonly reason: 'escalation' | 'ack' | 'handoff';
+  readonly reason: 'escalation' | 'ack' | 'handoff' | 'handover';
   readonly groupKey: string;
   readonly title: string;
   readonly events: readonly HeldEvent[];

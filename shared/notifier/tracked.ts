@@ -51,12 +51,64 @@ function pollSlack(config: Config, rule: RuleConfig): number {
 }
 
 /**
- * A followed alert that can be forgotten without its resolution: its rule is gone, or it does
- * not tell resolutions and its next repeat is overdue (it stopped holding).
+ * How long a followed alert of a rule gone from the rules file waits for its resolution: the
+ * engine tells it at the next successful poll of its source, so three of the slowest source's
+ * periods, an hour at least. Past it (its source is no longer polled: every rule of it gone) it
+ * is forgotten.
+ */
+function retiredKeepMs(config: Config): number {
+  const slowest = Math.max(config.sources.live_calls.everyMs, config.sources.payments.everyMs);
+  return Math.max(3_600_000, 3 * slowest);
+}
+
+/**
+ * A followed alert whose rule the rules file no longer has (removed or renamed, contract 6.1
+ * rule 8), as the notifier keeps it until the engine's resolution comes: marked `retiredAt`, its
+ * escalation cut to the steps done (so the channels they reached still hear the end, rule 6,
+ * and no further step goes), no firing left to tell when a silence ends. Others as they are.
+ */
+export function retire(config: Config, tracked: TrackedAlert, nowMs: number): TrackedAlert {
+  if (tracked.retiredAt !== undefined || BUILT_IN_RULES.has(tracked.rule)) return tracked;
+  const rule = ruleOf(config, tracked.rule);
+  if (rule !== undefined) return reroute(config, rule, tracked);
+  const { escalate, escalated, untoldSince: _since, untoldOn: _on, ...rest } = tracked;
+  const done = (escalate ?? []).slice(0, escalated ?? 0);
+  return settle({
+    ...rest,
+    ...(done.length > 0 ? { escalate: done, escalated: done.length } : {}),
+    retiredAt: nowMs,
+  });
+}
+
+/**
+ * An alert's escalation is frozen when it fires; a step still to come that names a channel the
+ * rules file no longer has (removed or renamed) would page nobody, so the steps to come are read
+ * again from its rule as the file now says them (a renamed channel's new name, contract 6.1
+ * rule 8). The steps done stay as they were: their channels hear the end (rule 6).
+ */
+function reroute(config: Config, rule: RuleConfig, tracked: TrackedAlert): TrackedAlert {
+  const steps = tracked.escalate ?? [];
+  const done = tracked.escalated ?? 0;
+  const gone = steps
+    .slice(done)
+    .some((step) => step.notify.some((name) => config.channels[name] === undefined));
+  if (!gone) return tracked;
+  const { escalate: _steps, escalated: _done, ...rest } = tracked;
+  const next = [...steps.slice(0, done), ...(rule.escalate ?? []).slice(done)];
+  return settle({ ...rest, ...(next.length > 0 ? { escalate: next, escalated: done } : {}) });
+}
+
+/**
+ * A followed alert that can be forgotten without its resolution: its rule is gone and it waited
+ * for the engine's resolution long enough, or it does not tell resolutions and its next repeat
+ * is overdue (it stopped holding).
  */
 export function stale(config: Config, tracked: TrackedAlert, nowMs: number): boolean {
   const rule = ruleOf(config, tracked.rule);
-  if (rule === undefined) return !BUILT_IN_RULES.has(tracked.rule);
+  if (rule === undefined) {
+    if (BUILT_IN_RULES.has(tracked.rule)) return false;
+    return tracked.retiredAt === undefined || nowMs > tracked.retiredAt + retiredKeepMs(config);
+  }
   if (rule.resolved) return false;
   if (rule.repeatMs === undefined) return tracked.untoldSince === undefined;
   return nowMs > tracked.lastFiringAt + rule.repeatMs + pollSlack(config, rule);

@@ -98,6 +98,11 @@ export interface HeldEvent {
    */
   readonly folded?: number;
   /**
+   * A resolution routed to a channel that never heard the firing (the rule's `notify` changed
+   * while it fired, `Notification.newTo`): its line tells the firing time (contract 6.1 rule 3).
+   */
+  readonly unheard?: true;
+  /**
    * A firing of an alert the notifier does not follow: the limit of followed alerts it found
    * reached (`follow.ts`). Its message says no escalation or acknowledgement will come of it.
    */
@@ -207,6 +212,11 @@ export interface TrackedAlert {
   readonly heardAt?: number;
   /** No message has told its firing to its own channels yet (held, deferred or silenced). */
   readonly unheard?: true;
+  /**
+   * Epoch ms of the first step that found its rule gone from the rules file: it escalates no
+   * further and waits for the resolution the engine tells of it (contract 6.1 rule 8).
+   */
+  readonly retiredAt?: number;
 }
 
 /**

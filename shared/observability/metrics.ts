@@ -20,6 +20,11 @@ export const METRIC_NAMES = {
   pollFailed: 'PollFailed',
   /** Live calls by state (dimension `state`, one of `CALL_STATES`): "Calls by state", "Ringing calls". */
   callsByState: 'CallsByState',
+  /**
+   * Messages owed to a channel with no topic (a deploy removed or renamed it), dropped from
+   * what is owed and logged whole (contract 6.1 rule 8): published only when it happens.
+   */
+  messagesUndeliverable: 'MessagesUndeliverable',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];
@@ -84,6 +89,12 @@ export const METRIC_INVENTORY: readonly MetricSeries[] = [
       readBy: 'graph "Poll health"',
     }),
   ),
+  {
+    name: METRIC_NAMES.messagesUndeliverable,
+    dimensions: dims('notifier'),
+    published: PUBLISHED.whenItHappens,
+    readBy: 'alarm MessagesUndeliverable',
+  },
   ...CALL_STATES.map(
     (state): MetricSeries => ({
       name: METRIC_NAMES.callsByState,

@@ -37,6 +37,16 @@ export interface NotifierStore {
 
 /** Sends messages to their channels. Adapters: SNS (deployed), stdout/memory (local). */
 export interface MessagePublisher {
-  /** Resolves with the ids of the messages their channel took; the rest stay owed. */
-  publish(messages: readonly Message[]): Promise<{ readonly delivered: readonly string[] }>;
+  /**
+   * Resolves with the ids of the messages their channel took; the rest stay owed, but for
+   * `undeliverable`: messages no try can deliver (their channel has no topic: a deploy removed
+   * or renamed it), which the step counts, reports and stops owing (contract 6.1 rule 8).
+   */
+  publish(messages: readonly Message[]): Promise<PublishResult>;
+}
+
+export interface PublishResult {
+  readonly delivered: readonly string[];
+  /** @default none */
+  readonly undeliverable?: readonly string[];
 }

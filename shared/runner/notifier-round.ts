@@ -135,6 +135,7 @@ function merge(results: readonly NotifierStepResult[]): NotifierStepResult {
     published,
     // What a later step of the round published is not left unpublished.
     unpublished: [...new Set(results.flatMap((r) => r.unpublished))].filter((id) => !done.has(id)),
+    undeliverable: results.flatMap((r) => r.undeliverable),
     taken: results.reduce((sum, r) => sum + r.taken, 0),
     takenEvents: results.flatMap((r) => r.takenEvents),
     skipped: results.reduce((sum, r) => sum + r.skipped, 0),

@@ -69,6 +69,11 @@ export interface NotifierStepResult {
   readonly published: readonly string[];
   /** Owed messages this step tried and could not publish (the next step tries again). */
   readonly unpublished: readonly string[];
+  /**
+   * Owed messages no try can deliver (their channel has no topic, contract 6.1 rule 8): no
+   * longer owed, whole here so the caller can count, alarm and log them.
+   */
+  readonly undeliverable: readonly Message[];
   /** Events taken in; events seen before are skipped and not counted. */
   readonly taken: number;
   /** The events counted in `taken`, as handed over. */
@@ -94,7 +99,9 @@ export interface NotifierStepResult {
  * taken in before, commit the next state with the events recorded as taken and the messages
  * as owed, conditional on the revision (a lost race decides again from the winner's state),
  * then publish what it decided and what an earlier step left owed (older than the grace
- * period, so a concurrent step's fresh messages go once), and mark what went out. A crash after the commit leaves the
+ * period, so a concurrent step's fresh messages go once), and mark what went out. A message the
+ * publisher says no try can deliver (its channel has no topic) is no longer owed: it is
+ * returned in `undeliverable` for the caller to count and alarm on (contract 6.1 rule 8). A crash after the commit leaves the
  * messages owed, published by the next step with the same ids; a crash before it leaves the
  * events owed where the pollers committed them, handed over again. The deployed notifier calls it with the events
  * the pollers committed (`notifier-round.ts`), the local pollers after their commit, and a
@@ -178,20 +185,28 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
 
   // One message at a time, so that the step stops in time however slowly each publish fails.
   const published: string[] = [];
+  const undeliverable: Message[] = [];
   for (const message of committed.owed) {
     if (options.publishUntilMs !== undefined && now() >= options.publishUntilMs) break;
     try {
-      published.push(...(await publisher.publish([message])).delivered);
+      const result = await publisher.publish([message]);
+      published.push(...result.delivered);
+      if (result.undeliverable?.includes(message.id)) undeliverable.push(message);
     } catch {
       // Still owed: the next step publishes it, with the same id.
     }
   }
-  if (published.length > 0) await store.markMessagesSent(published);
-  const done = new Set(published);
+  // What cannot be delivered is not owed any more: told by the caller, not retried forever.
+  const dropped = undeliverable.map((message) => message.id);
+  if (published.length > 0 || dropped.length > 0) {
+    await store.markMessagesSent([...published, ...dropped]);
+  }
+  const done = new Set([...published, ...dropped]);
   return {
     decided: committed.decided,
     published,
     unpublished: committed.owed.filter((message) => !done.has(message.id)).map((m) => m.id),
+    undeliverable,
     taken: committed.taken.length,
     takenEvents: committed.taken,
     skipped: events.length - committed.taken.length,

@@ -4,7 +4,8 @@ import { decide } from '../notifier/decide';
 import type { PersonAction } from '../notifier/people';
 import type { Message, MutedEvent, NotifierState, Outbound } from '../notifier/types';
 import type { Config, SourceName } from '../types/config';
-import type { TimelineAction, TimelineEntry } from './parse';
+import type { ConfigChange, TimelineAction, TimelineEntry } from './parse';
+import { watchedSources } from './replay';
 
 /** Ticks after the last entry before replay gives up on a notifier that keeps being due. */
 const MAX_TRAILING_TICKS = 10_000;
@@ -23,15 +24,19 @@ export interface MessageReplay {
  * Replays a timeline through the engine and the notifier (`telealert replay --messages`): each
  * entry's events go to the notifier at the entry's time; between entries the notifier's clock
  * ticks at each time it said it is due (a rotation's handoff too); after the last entry it ticks
- * until nothing but handoffs is due (the last held group, the last digest). Pure.
+ * until nothing but handoffs is due (the last held group, the last digest). A deploy of another
+ * rules file (`changes`) takes effect at its time, for the notifier and the engine alike. Pure.
  */
 export function replayMessages(
-  config: Config,
+  first: Config,
   entries: readonly TimelineEntry[],
   actions: readonly TimelineAction[] = [],
+  changes: readonly ConfigChange[] = [],
 ): MessageReplay {
   const states: Partial<Record<SourceName, SourceState>> = {};
-  const watched = new Set(config.rules.map((rule) => rule.source));
+  let config = first;
+  let watched = watchedSources(config);
+  let nextChange = 0;
   const outbound: Outbound[] = [];
   const muted: MutedEvent[] = [];
   let notifier: NotifierState | undefined;
@@ -55,14 +60,29 @@ export function replayMessages(
     for (const message of decision.messages) outbound.push(message);
   };
   let next = 0;
-  // Actions at or before `atMs` go to the notifier at their own time, before the entry.
+  // Deploys at or before `atMs`: the notifier steps under the new file at once (what a channel
+  // gone from it kept goes to health.notify then); the pollers read it from their next poll.
+  const deployUntil = (atMs: number) => {
+    for (let change = changes[nextChange]; change !== undefined && change.atMs <= atMs; ) {
+      while (dueAt !== undefined && dueAt < change.atMs) step([], dueAt);
+      config = change.config;
+      watched = watchedSources(config);
+      step([], change.atMs);
+      nextChange += 1;
+      change = changes[nextChange];
+    }
+  };
+  // Actions at or before `atMs` go to the notifier at their own time, before the entry; a
+  // deploy at an action's time comes before it.
   const actUntil = (atMs: number) => {
     for (let action = actions[next]; action !== undefined && action.atMs <= atMs; ) {
+      deployUntil(action.atMs);
       while (dueAt !== undefined && dueAt < action.atMs) step([], dueAt);
       step([], action.atMs, [action.action]);
       next += 1;
       action = actions[next];
     }
+    deployUntil(atMs);
   };
   for (const entry of entries) {
     actUntil(entry.atMs);

@@ -1,3 +1,5 @@
+import { ConfigError } from '../config/errors';
+import { validateConfig } from '../config/validate';
 import { SilenceError } from '../notifier/errors';
 import type { PersonAction } from '../notifier/people';
 import { makeSilence } from '../notifier/silence';
@@ -9,7 +11,7 @@ import type { PollFailure, PollResult } from '../records/types';
 import * as z from '../schema/zod';
 import { tryParseDuration } from '../time/duration';
 import { parseApiTimestamp, parseOffsetTimestamp } from '../time/zone';
-import { SOURCES, type SourceName } from '../types/config';
+import { type Config, SOURCES, type SourceName } from '../types/config';
 import { TimelineError, type TimelineIssue } from './errors';
 
 export { replayTimeline } from './replay';
@@ -30,10 +32,20 @@ export interface TimelineAction {
   readonly action: PersonAction;
 }
 
-/** A timeline read whole: its polls and its people's actions, each in time order. */
+/**
+ * A deploy of another rules file at `atMs` (contract 6.1 rule 8): from then on the pollers
+ * and the notifier run under `config`.
+ */
+export interface ConfigChange {
+  readonly atMs: number;
+  readonly config: Config;
+}
+
+/** A timeline read whole: its polls, its people's actions and its deploys, each in time order. */
 export interface Timeline {
   readonly entries: readonly TimelineEntry[];
   readonly actions: readonly TimelineAction[];
+  readonly changes: readonly ConfigChange[];
 }
 
 const FAILURE_KINDS = ['auth', 'http', 'network', 'timeout', 'body', 'rate-limited'] as const;
@@ -173,6 +185,32 @@ function readActionLine(
   };
 }
 
+const ConfigLineSchema = z.strictObject({
+  at: z.string(),
+  config: z.record(z.string(), z.unknown()),
+});
+
+/** A deploy line: a whole rules file, validated as `telealert validate` does. */
+function readConfigLine(
+  json: Record<string, unknown>,
+  name: string,
+): { config: Config } | { message: string } {
+  const parsed = ConfigLineSchema.safeParse(json);
+  if (!parsed.success) return { message: parsed.error.issues.map(describe).join('; ') };
+  try {
+    return { config: validateConfig(parsed.data.config, name) };
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      return {
+        message: error.issues
+          .map((issue) => `config${issue.path === '' ? '' : `.${issue.path}`}: ${issue.message}`)
+          .join('; '),
+      };
+    }
+    throw error;
+  }
+}
+
 const OFFSET = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 const BOM = 0xfeff;
 
@@ -226,7 +264,9 @@ export function parseTimeline(
  * Reads a timeline with people's actions between its polls (contract section 6):
  * `{"at":...,"silence":{"matchers":{...},"for":"2h"|"until":TIME,"comment":...,"by":...}}`
  * (the silence starts at `at`), `{"at":...,"ack":{"key"|"rule":...,"by":...}}` and
- * `{"at":...,"override":{"rotation":...,"who":...,"from":TIME,"until":TIME,"by":...}}`.
+ * `{"at":...,"override":{"rotation":...,"who":...,"from":TIME,"until":TIME,"by":...}}`; and
+ * deploys of another rules file, `{"at":...,"config":{...the whole rules file...}}` (contract
+ * 6.1 rule 8: the pollers and the notifier run under it from `at`).
  *
  * @throws TimelineError as `parseTimeline`, action lines' mistakes included.
  */
@@ -238,6 +278,7 @@ export function readTimeline(
 ): Timeline {
   const entries: TimelineEntry[] = [];
   const actions: TimelineAction[] = [];
+  const changes: ConfigChange[] = [];
   const issues: TimelineIssue[] = [];
   let lastAt = Number.NEGATIVE_INFINITY;
   // A byte-order mark (some editors write one) is not part of the first line.
@@ -257,7 +298,7 @@ export function readTimeline(
       typeof json === 'object' &&
       json !== null &&
       !Array.isArray(json) &&
-      ('silence' in json || 'ack' in json || 'override' in json)
+      ('silence' in json || 'ack' in json || 'override' in json || 'config' in json)
     ) {
       const record = json as Record<string, unknown>;
       const atMs = typeof record.at === 'string' ? readAt(record.at, zone) : undefined;
@@ -267,6 +308,16 @@ export function readTimeline(
       }
       if (atMs < lastAt) {
         issues.push({ line, message: 'at: earlier than the line before; keep time order' });
+        return;
+      }
+      if ('config' in record) {
+        const deployed = readConfigLine(record, `${fileName}:${line}`);
+        if ('message' in deployed) {
+          issues.push({ line, message: deployed.message });
+          return;
+        }
+        lastAt = atMs;
+        changes.push({ atMs, config: deployed.config });
         return;
       }
       const read = readActionLine(record, atMs, zone);
@@ -307,5 +358,5 @@ export function readTimeline(
     });
   });
   if (issues.length > 0) throw new TimelineError(fileName, issues);
-  return { entries, actions };
+  return { entries, actions, changes };
 }

@@ -1,7 +1,7 @@
 import { evaluate } from '../engine/evaluate';
 import type { Notification, SourceState } from '../engine/types';
 import type { Config, SourceName } from '../types/config';
-import type { TimelineEntry } from './parse';
+import type { ConfigChange, TimelineEntry } from './parse';
 
 /** States per source to start a replay from. */
 export type ReplayStates = Partial<Record<SourceName, SourceState>>;
@@ -10,28 +10,47 @@ export type ReplayStates = Partial<Record<SourceName, SourceState>>;
  * Folds `evaluate` over a timeline, each source with its own state, and returns every
  * notification in order: what `telealert replay` prints (the untold resolutions of rules with
  * `resolved: false` left out: they are the notifier's alone). A source no rule reads is never
- * polled deployed, so its lines change nothing here either (no `source_unavailable` for it). Pure.
+ * polled deployed, so its lines change nothing here either (no `source_unavailable` for it). A
+ * deploy of another rules file (`changes`) holds from the first entry at or after its time. Pure.
  */
 export function replayTimeline(
   config: Config,
   entries: readonly TimelineEntry[],
   initial: ReplayStates = {},
+  changes: readonly ConfigChange[] = [],
 ): Notification[] {
-  return replayWithState(config, entries, initial).notifications.filter(
+  return replayWithState(config, entries, initial, changes).notifications.filter(
     (notification) => notification.untold !== true,
   );
 }
 
+/**
+ * The sources polled under `config`: those its rules read (deployed, a source no rule reads has
+ * no poller).
+ */
+export function watchedSources(config: Config): Set<SourceName> {
+  return new Set(config.rules.map((rule) => rule.source));
+}
+
 /** Like `replayTimeline` (untold resolutions included), also returning each source's final state. */
 export function replayWithState(
-  config: Config,
+  first: Config,
   entries: readonly TimelineEntry[],
   initial: ReplayStates = {},
+  changes: readonly ConfigChange[] = [],
 ): { notifications: Notification[]; states: ReplayStates } {
   const states: ReplayStates = { ...initial };
   const notifications: Notification[] = [];
-  const watched = new Set(config.rules.map((rule) => rule.source));
+  let config = first;
+  let watched = watchedSources(config);
+  let nextChange = 0;
   for (const entry of entries) {
+    for (let change = changes[nextChange]; change !== undefined && change.atMs <= entry.atMs; ) {
+      config = change.config;
+      watched = watchedSources(config);
+      nextChange += 1;
+      change = changes[nextChange];
+    }
     if (!watched.has(entry.source)) continue;
     const result = evaluate(config, entry.source, entry.poll, entry.atMs, states[entry.source]);
     states[entry.source] = result.state;

@@ -40,8 +40,8 @@ describe("the bench's bill", () => {
 
   it('counts the alarms, the dashboard and its log graphs, and the key the shipped stack creates', () => {
     expect(templateCounts('telealert.yaml', join(directory, 'cdk.out'))).toEqual({
-      alarms: 10,
-      alarmMetrics: 10,
+      alarms: 11,
+      alarmMetrics: 11,
       dashboards: 1,
       logWidgets: 6,
       kmsKeys: 1,

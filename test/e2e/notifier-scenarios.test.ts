@@ -37,7 +37,8 @@ afterAll(async () => {
  * to the stored state as `telealert silence|ack --stack` does. The messages published.
  */
 async function deployedMessages(file: string): Promise<readonly Message[]> {
-  const { config, entries, actions } = loadScenario(file);
+  const { config: first, entries, actions, changes } = loadScenario(file);
+  let config = first;
   tables += 1;
   const tableName = `notifier-scenario-${tables}`;
   await createStateTable(dynamodb, tableName);
@@ -66,16 +67,30 @@ async function deployedMessages(file: string): Promise<readonly Message[]> {
     await step([], action.atMs);
   };
   const states: Partial<Record<SourceName, SourceState>> = {};
+  let watched = new Set(config.rules.map((rule) => rule.source));
+  let nextChange = 0;
+  // A deploy: the notifier's next run (at once) and each source's next poll read the new file.
+  const deploy = async (atMs: number) => {
+    for (let change = changes[nextChange]; change !== undefined && change.atMs <= atMs; ) {
+      while (dueAt !== undefined && dueAt < change.atMs) await step([], dueAt);
+      config = change.config;
+      watched = new Set(config.rules.map((rule) => rule.source));
+      await step([], change.atMs);
+      nextChange += 1;
+      change = changes[nextChange];
+    }
+  };
   let next = 0;
   const until = async (atMs: number) => {
     for (let action = actions[next]; action !== undefined && action.atMs <= atMs; ) {
+      await deploy(action.atMs);
       while (dueAt !== undefined && dueAt < action.atMs) await step([], dueAt);
       await act(next);
       next += 1;
       action = actions[next];
     }
+    await deploy(atMs);
   };
-  const watched = new Set(config.rules.map((rule) => rule.source));
   for (const entry of entries) {
     await until(entry.atMs);
     while (dueAt !== undefined && dueAt < entry.atMs) await step([], dueAt);
@@ -95,8 +110,8 @@ describe('Deployed notifier on moto: the notifier scenarios, step by step throug
   it.each(SCENARIO_FILES)(
     'publishes exactly what replay --messages decides: %s',
     async (file) => {
-      const { config, entries, actions } = loadScenario(file);
-      const replayed = replayMessages(config, entries, actions).messages;
+      const { config, entries, actions, changes } = loadScenario(file);
+      const replayed = replayMessages(config, entries, actions, changes).messages;
       const deployed = await deployedMessages(file);
       expect(deployed.map((message) => message.id)).toEqual(replayed.map((message) => message.id));
       expect(deployed).toEqual(replayed);

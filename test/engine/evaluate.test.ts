@@ -325,11 +325,79 @@ describe('Function: evaluate', () => {
     expect(state?.alerts).toEqual({});
   });
 
-  it('drops instances of rules no longer in the config without a word', () => {
-    const before = evaluate(config([{ name: 'old', where: {} }]), 'live_calls', ok(call('a')), T0);
-    const after = evaluate(config([]), 'live_calls', ok(), T0 + MINUTE, before.state);
-    expect(after.notifications).toEqual([]);
+  it("tells a removed rule's firing alerts resolved, saying why, as the file last had it", () => {
+    const before = evaluate(
+      config([{ name: 'old', where: {}, notify: ['finance'], severity: 'critical' }]),
+      'live_calls',
+      ok(call('a')),
+      T0,
+    );
+    expect(before.state.rules).toEqual({
+      old: { severity: 'critical', resolved: true, notified: [{ since: 0, notify: ['finance'] }] },
+    });
+    const after = evaluate(config([]), 'live_calls', ok(call('a')), T0 + MINUTE, before.state);
+    expect(after.notifications).toHaveLength(1);
+    expect(after.notifications[0]).toMatchObject({
+      rule: 'old',
+      status: 'resolved',
+      key: 'old{call_id=a}',
+      severity: 'critical',
+      channels: ['finance'],
+      firedAt: new Date(T0).toISOString(),
+    });
+    expect(after.notifications[0]?.sms).toContain('rule removed from the rules file');
+    expect(after.notifications[0]?.text).toContain('no longer in the rules file');
     expect(after.state.alerts).toEqual({});
+    expect(after.state.rules).toBeUndefined();
+  });
+
+  it("drops a removed rule's pending alerts, and ends its firing ones untold when it told no resolutions", () => {
+    const cfg = config([
+      { name: 'slow', where: {}, forMs: 5 * MINUTE },
+      { name: 'quiet', where: {}, resolved: false },
+    ]);
+    const before = evaluate(cfg, 'live_calls', ok(call('a')), T0);
+    expect(Object.keys(before.state.alerts)).toHaveLength(2);
+    const after = evaluate(config([]), 'live_calls', ok(call('a')), T0 + MINUTE, before.state);
+    expect(after.notifications.map((n) => [n.key, n.status, n.untold])).toEqual([
+      ['quiet{call_id=a}', 'resolved', true],
+    ]);
+    expect(after.state.alerts).toEqual({});
+  });
+
+  it("tells a removed rule's alert to health.notify when the state did not remember the rule", () => {
+    const before = evaluate(config([{ name: 'old', where: {} }]), 'live_calls', ok(call('a')), T0);
+    const { rules: _rules, ...older } = before.state;
+    const after = evaluate(config([]), 'live_calls', ok(), T0 + MINUTE, older);
+    expect(after.notifications.map((n) => [n.key, n.status, n.channels, n.severity])).toEqual([
+      ['old{call_id=a}', 'resolved', ['oncall'], 'warning'],
+    ]);
+  });
+
+  it("names a resolution's channels its firing never went to (the rule's notify changed)", () => {
+    const rules = (notify: string[]) => config([{ name: 'r', where: {}, notify }]);
+    const fired = evaluate(rules(['oncall']), 'live_calls', ok(call('a')), T0);
+    const still = evaluate(
+      rules(['oncall', 'finance']),
+      'live_calls',
+      ok(call('a')),
+      T0 + MINUTE,
+      fired.state,
+    );
+    expect(still.state.rules?.r?.notified).toEqual([
+      { since: 0, notify: ['oncall'] },
+      { since: T0 + MINUTE, notify: ['oncall', 'finance'] },
+    ]);
+    const over = evaluate(
+      rules(['oncall', 'finance']),
+      'live_calls',
+      ok(),
+      T0 + 2 * MINUTE,
+      still.state,
+    );
+    expect(over.notifications.map((n) => [n.status, n.channels, n.newTo])).toEqual([
+      ['resolved', ['oncall', 'finance'], ['finance']],
+    ]);
   });
 
   it('orders notifications by rule order in the config, then by key', () => {

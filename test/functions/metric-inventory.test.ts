@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordNotifierRound } from '../../functions/notifier-metrics';
 import { createObserver } from '../../functions/observe';
 import { sourceMetrics } from '../../functions/powertools';
 import { emfSeriesOf } from '../../shared/observability/emf';
@@ -12,6 +13,7 @@ import {
   seriesKey,
 } from '../../shared/observability/metrics';
 import { RecordBatch } from '../../shared/records/batch';
+import type { NotifierRoundResult } from '../../shared/runner/notifier-round';
 import type { RunEvent } from '../../shared/runner/types';
 import { SOURCES, type SourceName } from '../../shared/types/config';
 
@@ -23,7 +25,7 @@ const FUNCTIONS = join(ROOT, 'functions');
  * makes it publish. A new one fails the first test: drive it here, and put what it publishes
  * in `METRIC_INVENTORY` (shared/observability/metrics.ts), where the bill prices it.
  */
-const EMITTERS = ['functions/observe.ts'];
+const EMITTERS = ['functions/notifier-metrics.ts', 'functions/observe.ts'];
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -35,8 +37,8 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** Every EMF series a poller's observer publishes for `events`, as the deployed function would. */
-function published(source: SourceName, events: readonly RunEvent[]) {
+/** Every EMF series `emit` makes a function's metrics publish, as the deployed function would. */
+function emitted(source: string, emit: (metrics: ReturnType<typeof sourceMetrics>) => void) {
   const lines: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     lines.push(String(chunk));
@@ -44,13 +46,61 @@ function published(source: SourceName, events: readonly RunEvent[]) {
   });
   try {
     const metrics = sourceMetrics(source);
-    const observer = createObserver(new Logger({ logLevel: 'SILENT' }), metrics, source);
-    for (const event of events) observer.event(event);
+    emit(metrics);
     metrics.publishStoredMetrics();
   } finally {
     vi.mocked(process.stdout.write).mockRestore();
   }
   return lines.flatMap((line) => emfSeriesOf(line));
+}
+
+/** Every EMF series a poller's observer publishes for `events`. */
+function published(source: SourceName, events: readonly RunEvent[]) {
+  return emitted(source, (metrics) => {
+    const observer = createObserver(new Logger({ logLevel: 'SILENT' }), metrics, source);
+    for (const event of events) observer.event(event);
+  });
+}
+
+/** Every EMF series the notifier publishes for a round that did all it can (a message undeliverable). */
+function publishedByNotifier() {
+  const message = {
+    at: '2026-11-21T04:31:00.000Z',
+    channel: 'finance',
+    kind: 'digest',
+    alerts: [],
+    sms: null,
+    subject: 's',
+    text: 't',
+    id: 'm1',
+  } as const;
+  const round: NotifierRoundResult = {
+    decided: [],
+    published: [],
+    unpublished: [],
+    undeliverable: [message],
+    taken: 0,
+    takenEvents: [],
+    skipped: 0,
+    nextDueAtMs: undefined,
+    heldDueAtMs: undefined,
+    released: true,
+    unfollowed: [],
+    markSentFailed: [],
+    left: 1,
+    steps: 1,
+  };
+  return emitted('notifier', (metrics) =>
+    recordNotifierRound(round, new Logger({ logLevel: 'SILENT' }), metrics),
+  );
+}
+
+/** What every function publishes, each driven through all it can do. */
+function everySeries() {
+  return [
+    ...SOURCES.flatMap((source) => published(source, everyEvent(source))),
+    ...publishedByNotifier(),
+  ];
 }
 
 /** Each kind of run event, with records in every state and field the observer reads. */
@@ -106,8 +156,8 @@ describe('The custom metrics inventory (what the bill prices)', () => {
     }
   });
 
-  it('knows every metric (name and dimensions) the pollers publish for every kind of event', () => {
-    const seen = SOURCES.flatMap((source) => published(source, everyEvent(source)));
+  it('knows every metric (name and dimensions) the functions publish for every kind of event', () => {
+    const seen = everySeries();
     expect(seen.length).toBeGreaterThan(0);
     const unknown = [
       ...new Set(
@@ -119,9 +169,7 @@ describe('The custom metrics inventory (what the bill prices)', () => {
   });
 
   it('lists nothing the functions never publish, so the bill counts no metric that is not there', () => {
-    const seen = new Set(
-      SOURCES.flatMap((source) => published(source, everyEvent(source))).map((s) => s.key),
-    );
+    const seen = new Set(everySeries().map((s) => s.key));
     const never = METRIC_INVENTORY.map((s) => seriesKey(s.name, s.dimensions)).filter(
       (key) => !seen.has(key),
     );

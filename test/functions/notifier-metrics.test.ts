@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it, vi } from 'vitest';
-import { recordNotifierRound } from '../../functions/notifier-metrics';
+import { recordNotifierRound, UNDELIVERABLE_LOG_MESSAGE } from '../../functions/notifier-metrics';
 import type { Notification } from '../../shared/engine/types';
 import { MAX_FOLLOWED_ALERTS } from '../../shared/notifier/follow';
 import type { NotifierRoundResult } from '../../shared/runner/notifier-round';
@@ -9,6 +10,7 @@ const QUIET: NotifierRoundResult = {
   decided: [],
   published: [],
   unpublished: [],
+  undeliverable: [],
   taken: 0,
   takenEvents: [],
   skipped: 0,
@@ -26,6 +28,34 @@ function event(source: Notification['source'], rule: string, status: Notificatio
 }
 
 describe('Function: recordNotifierRound', () => {
+  it('logs a message with no topic whole as an error and counts it as MessagesUndeliverable', () => {
+    const logger = new Logger({ logLevel: 'SILENT' });
+    const error = vi.spyOn(logger, 'error');
+    const metrics = { addMetric: vi.fn() };
+    const message = {
+      at: '2026-11-21T04:31:00.000Z',
+      channel: 'finance',
+      kind: 'digest',
+      alerts: [],
+      sms: null,
+      subject: 'Digest',
+      text: 'what finance was told',
+      id: 'm1',
+    } as const;
+    const summary = recordNotifierRound(
+      { ...QUIET, undeliverable: [message] },
+      logger,
+      metrics as unknown as Metrics,
+    );
+    expect(error).toHaveBeenCalledWith(
+      UNDELIVERABLE_LOG_MESSAGE,
+      expect.objectContaining({ channel: 'finance', messageId: 'm1', kind: 'digest' }),
+    );
+    expect(JSON.stringify(error.mock.calls[0]?.[1])).toContain('what finance was told');
+    expect(metrics.addMetric).toHaveBeenCalledWith('MessagesUndeliverable', 'Count', 1);
+    expect(summary.undeliverable).toEqual(['m1']);
+  });
+
   it('warns when the step released what it kept because the state was too large to store', () => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const warn = vi.spyOn(logger, 'warn');

@@ -11,8 +11,9 @@ describe('Class: TelealertAlerting (options)', () => {
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(2 minutes)' });
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
     template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 115 });
-    // Dead-man's switch, errors, throttles for live_calls, the notifier's errors, dead letters.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 5);
+    // Dead-man's switch, errors, throttles for live_calls, the notifier's errors, messages
+    // undeliverable, dead letters.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 6);
   }, 60_000);
 
   it('reads a parameter without a leading slash by its plain name', () => {

@@ -512,8 +512,8 @@ describe('Construct: TelealertAlerting', () => {
     });
 
     it('alarms on function errors and throttles and on a non-empty dead-letter queue', () => {
-      // 8, and SMS spend and failed deliveries: the shipped oncall channel has an SMS subscriber.
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 10);
+      // 9, and SMS spend and failed deliveries: the shipped oncall channel has an SMS subscriber.
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 11);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/Lambda',
         MetricName: 'Errors',

@@ -12,8 +12,9 @@ import { readTimeline } from '../../shared/timeline/parse';
  * `replay --messages`: when (wall clock in the config zone), to which channel, what kind, and
  * each alert as `key status` (`, fired HH:MM:SS` when a firing and its resolution are told
  * once). `sms` and `subject`, when given, must match exactly (`sms: null`: email only). A
- * timeline may carry people's actions (`silence`, `ack`); `muted`, when given, lists the
- * events recorded instead of sent, in order.
+ * timeline may carry people's actions (`silence`, `ack`) and deploys of another rules file
+ * (`{at, config}`, on top of `BASE`); `muted`, when given, lists the events recorded instead of
+ * sent, in order.
  */
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'scenarios');
 
@@ -51,6 +52,15 @@ export const SCENARIO_FILES = readdirSync(DIR)
 export function loadScenario(file: string) {
   const scenario = Scenario.parse(parseYaml(readFileSync(join(DIR, file), 'utf8')));
   const config = parseConfig(stringifyYaml({ ...BASE, ...scenario.config }), `${file}#config`);
-  const text = scenario.timeline.map((line) => JSON.stringify(line)).join('\n');
+  // A deploy of another rules file mid-way (`{at, config}`): on top of `BASE` too.
+  const text = scenario.timeline
+    .map((line) =>
+      JSON.stringify(
+        typeof line.config === 'object' && line.config !== null
+          ? { ...line, config: { ...BASE, ...line.config } }
+          : line,
+      ),
+    )
+    .join('\n');
   return { scenario, config, ...readTimeline(text, file, config.timezone) };
 }

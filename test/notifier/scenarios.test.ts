@@ -27,8 +27,8 @@ describe('Scenarios: messages from recorded timelines', () => {
   });
 
   it.each(files)('%s', (file) => {
-    const { scenario, config, entries, actions } = load(file);
-    const { messages, muted, notifier } = replayMessages(config, entries, actions);
+    const { scenario, config, entries, actions, changes } = load(file);
+    const { messages, muted, notifier } = replayMessages(config, entries, actions, changes);
     expect(
       messages.map((message, index) => shown(message, config.timezone, scenario.expect[index])),
       scenario.description,

@@ -72,6 +72,31 @@ describe('Function: notifierStep', () => {
     expect((await store.loadNotifier()).owed).toEqual([]);
   });
 
+  it('stops owing a message its channel has no topic for, and returns it whole (contract 6.1 rule 8)', async () => {
+    const store = new MemoryNotifierStore();
+    const crashed = await notifierStep({
+      config: CONFIG,
+      store,
+      publisher: new FailingPublisher(),
+      now: () => T0,
+      events: [event('a', T0)],
+    });
+    const [decided] = crashed.decided;
+    // A deploy renamed the channel meanwhile: its topic is gone, no retry can deliver it.
+    const noTopic: MessagePublisher = {
+      publish: async (messages) => ({ delivered: [], undeliverable: messages.map((m) => m.id) }),
+    };
+    const after = await notifierStep({
+      config: CONFIG,
+      store,
+      publisher: noTopic,
+      now: () => T0 + 3 * MINUTE,
+    });
+    expect(after.undeliverable).toEqual([decided?.message]);
+    expect(after.unpublished).toEqual([]);
+    expect((await store.loadNotifier()).owed).toEqual([]);
+  });
+
   it('decides again from the winner state after a lost race, and sends nothing twice', async () => {
     const store = new MemoryNotifierStore();
     const publisher = new MemoryMessagePublisher();

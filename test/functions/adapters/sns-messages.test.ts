@@ -18,6 +18,21 @@ const SMS_ATTRIBUTES = {
 } as const;
 
 describe('Class: SnsMessagePublisher', () => {
+  it('calls a message to a channel with no topic undeliverable, without trying to publish it', async () => {
+    sns.on(PublishCommand).resolves({ MessageId: 'm' });
+    const publisher = new SnsMessagePublisher({
+      client: new SNSClient({ region: 'us-east-1' }),
+      topics: TOPICS,
+    });
+    const gone: Message = { ...sampleMessage('a1'), channel: 'finance-old' };
+    const kept: Message = { ...sampleMessage('a2'), channel: 'oncall' };
+    expect(await publisher.publish([gone, kept])).toEqual({
+      delivered: [kept.id],
+      undeliverable: [gone.id],
+    });
+    expect(sns.commandCalls(PublishCommand)).toHaveLength(1);
+  });
+
   it('adds the SMS attributes to messages with an SMS body for channels with SMS subscribers only', async () => {
     sns.on(PublishCommand).resolves({ MessageId: 'm' });
     const publisher = new SnsMessagePublisher({

@@ -110,7 +110,12 @@ export function linesOf(items: readonly Item[], heard: (episode: Episode) => boo
       at: last.at,
       ...(last.status === 'resolved' && fired ? { firedAt: episode.firedAt } : {}),
       episode: episode.id,
-      severity: last.severity,
+      // One alert has one severity in a message: its highest, should its rule's have changed
+      // between its events (a rules file deployed while it fired).
+      severity: mine.reduce(
+        (high, item) => (rank(item.severity) > rank(high) ? item.severity : high),
+        last.severity,
+      ),
       first: mine.some((item) => item.first),
     });
   }

@@ -1,5 +1,5 @@
 import type { PersonAction } from '../../../shared/notifier/people';
-import type { Config, Severity } from '../../../shared/types/config';
+import type { Config, RuleConfig, Severity } from '../../../shared/types/config';
 import { channelStep, type StepContext } from './channel';
 import {
   acknowledged,
@@ -44,6 +44,8 @@ class Step implements StepContext {
     readonly h: History,
     readonly config: Config,
     readonly now: number,
+    /** A rule as the last rules file that had it said it (rule 8: a removed rule's alerts). */
+    readonly lastRule: (name: string) => RuleConfig | undefined = () => undefined,
   ) {}
 
   /** An event to a channel, at the severity the engine gave it (the firing's, by default). */
@@ -83,7 +85,9 @@ class Step implements StepContext {
 
   /**
    * Firings of a rule the rules file no longer has end, told resolved to the channels that heard
-   * them, when the engine next evaluates their source under the new file (rule 8).
+   * them, when the engine next evaluates their source under the new file (rule 8): whatever
+   * event the engine gave of it then (a resolution, or none). A rule that told no resolutions
+   * (`resolved: false`) ends its alerts as it always did.
    */
   retire(polls: readonly { readonly source: string; readonly at: number }[], since: number): void {
     for (const episode of this.h.episodes) {
@@ -91,8 +95,13 @@ class Step implements StepContext {
       const poll = polls.find(
         (item) => item.source === episode.source && item.at >= since && item.at <= this.now,
       );
-      if (poll !== undefined) this.close(episode, 'removed', poll.at);
+      if (poll !== undefined) this.removed(episode, poll.at);
     }
+  }
+
+  removed(episode: Episode, at: number): void {
+    const told = this.lastRule(episode.rule)?.resolved ?? true;
+    this.close(episode, told ? 'removed' : 'end', at);
   }
 
   /** A channel gone from the rules file hands what it held to `health.notify` (rule 8). */
@@ -105,16 +114,26 @@ class Step implements StepContext {
           (item.fate === undefined ||
             (item.fate.how === 'deferred' && item.digested === undefined)),
       );
-      if (held.length === 0) continue;
+      // Emailed with their SMS held by its cap: the SMS would never go.
+      const capped = this.h.smsHeld.filter(
+        (entry) => entry.channel === name && entry.recapped === undefined,
+      );
+      if (held.length === 0 && capped.length === 0) continue;
       for (const item of held) item.fate = { how: 'told', at: this.now };
+      for (const entry of capped) entry.recapped = this.now;
+      // As the gone channel would have told them: a resolution whose firing it heard is no news.
+      const lines = linesOf(held, (episode) => toldFiring(this.h, episode, name));
+      for (const episode of new Set(capped.map((entry) => entry.episode))) {
+        if (lines.some((line) => line.episode === episode.id)) continue;
+        const told = this.h.messages
+          .filter((message) => message.channel === name && message.kind !== 'ack')
+          .flatMap((message) => message.lines)
+          .filter((line) => line.episode === episode.id);
+        const last = told[told.length - 1];
+        if (last !== undefined) lines.push({ ...last, first: false });
+      }
       for (const target of this.config.health.notify) {
-        this.handovers.push({
-          at: this.now,
-          channel: target,
-          kind: 'handover',
-          lines: linesOf(held, (episode) => toldFiring(this.h, episode, target)),
-          sms: false,
-        });
+        this.handovers.push({ at: this.now, channel: target, kind: 'handover', lines, sms: false });
       }
     }
   }
@@ -141,6 +160,8 @@ class Step implements StepContext {
     const targets = new Set(waiting);
     if (how !== 'end') for (const name of heardBy(this.h, episode)) targets.add(name);
     if (how === 'resolve') for (const name of channels) targets.add(name);
+    // Rule 8: as a resolution would have gone, to the channels its rule notified.
+    if (how === 'removed') for (const name of episode.channels) targets.add(name);
     for (const name of targets) this.route(name, episode, 'resolved', at, { severity });
   }
 
@@ -189,6 +210,10 @@ class Step implements StepContext {
       return;
     }
     if (open === undefined) return;
+    if (event.kind !== 'repeat' && ruleOf(this.config, open.rule) === undefined) {
+      this.removed(open, event.at);
+      return;
+    }
     if (event.kind === 'repeat') {
       open.firings.push(event.at);
       if (acknowledged(h, open, now)) h.muted.push({ episode: open, at: now, why: 'acknowledged' });
@@ -355,7 +380,13 @@ export function runModel(concrete: Concrete): History {
   let nextAction = 0;
   for (const now of concrete.ticks) {
     const config = configAt(concrete, now);
-    const step = new Step(h, config, now);
+    const step = new Step(h, config, now, (name) => {
+      let found: RuleConfig | undefined;
+      for (const item of concrete.configs) {
+        if (item.fromMs <= now) found = ruleOf(item.config, name) ?? found;
+      }
+      return found;
+    });
     if (previous !== undefined && previous !== config) step.changeChannels(previous);
     previous = config;
     for (let item = concrete.actions[nextAction]; item !== undefined && item.at <= now; ) {

@@ -22,8 +22,10 @@ const WAITING: Readonly<Partial<Record<Feature, string>>> = {
   silences: 'rule 5: a silence is applied when a message goes, not when the event comes',
   silenceLabel: 'rule 5: (draws silences on labels; needs silences)',
   ackCall: 'rule 7: one confirmation per caller per 10 minutes, listing every firing alert',
-  rulesChange: 'rule 8: a rule removed or renamed while firing is told resolved',
-  channelChange: "rule 8: a renamed channel's held and deferred events go to health.notify",
+  rulesChange:
+    'rule 8 holds alone; with refires and resolved: false the model and product still differ',
+  channelChange:
+    'rule 8 holds alone; with refires and resolved: false the model and product still differ',
 };
 
 const RUNS = Number(process.env.TELEALERT_MODEL_RUNS ?? 1000);
