@@ -47,7 +47,7 @@ function foldedOf(
 
 /**
  * The SMS cap (contract section 6): a message's SMS goes while the rolling hour has room, or
- * when the cap never holds it (`criticalFirst`); otherwise the email goes alone and its events
+ * when the cap never holds it (`criticalFirst`, counted before the others); otherwise the email goes alone and its events
  * wait in `smsHeld` for one digest SMS. An alert already waiting there takes each later event
  * its channel is told, so the digest tells its latest status (contract 6.1 rule 3: never
  * firing after its resolution was told). Updates `sentAt` and `smsHeld`.
@@ -59,6 +59,13 @@ export function capSms(
   decided: readonly Candidate[],
   nowMs: number,
 ): Outbound[] {
+  // A page goes whatever the count: this step's pages count first, and the room they leave
+  // goes to the other messages, so the cap is passed only when pages alone pass it.
+  let ahead = decided.filter(
+    (item) => item.criticalFirst && item.uncapped !== true && item.part.message.sms !== null,
+  ).length;
+  const room = () =>
+    smsRoomAt(channel, ahead === 0 ? sentAt : [...sentAt, ...Array(ahead).fill(nowMs)]) <= nowMs;
   return decided.map(({ part, criticalFirst, uncapped, events }) => {
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
     if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
@@ -70,7 +77,8 @@ export function capSms(
       later();
       return { message: part.message, ...delivers, smsHeld: false };
     }
-    if (criticalFirst || smsRoomAt(channel, sentAt) <= nowMs) {
+    if (criticalFirst) ahead -= 1;
+    if (criticalFirst || room()) {
       sentAt.push(nowMs);
       later();
       return { message: part.message, ...delivers, smsHeld: false };

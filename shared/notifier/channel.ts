@@ -108,7 +108,6 @@ function emptiedOf(group: GroupState): GroupState {
     labels: group.labels,
     ...(group.lastSentAt === undefined ? {} : { lastSentAt: group.lastSentAt }),
     held: [],
-    opensGroup: false,
     ...(group.firing === undefined ? {} : { firing: group.firing }),
   };
 }
@@ -250,7 +249,6 @@ export class ChannelFlow {
               (group?.lastSentAt ?? nowMs) + channel.group.intervalMs,
             ),
         held,
-        opensGroup: quiet,
         ...(page ? { pages: true } : {}),
       });
     }
@@ -363,8 +361,9 @@ export class ChannelFlow {
         this.#groups.set(key, emptied);
         continue;
       }
-      const critical = told.some((event) => event.severity === 'critical');
-      const pages = group.pages === true || (group.opensGroup && critical);
+      // Only a critical alert's first firing pages past the cap, not its repeat or resolution
+      // (contract 6.1 rule 2); not when a silence kept it from this message.
+      const pages = told.some((event) => event.severity === 'critical' && isFirstFiring(event));
       for (const candidate of this.#candidates('alerts', key, told, pages)) {
         this.#decided.push(candidate);
       }
@@ -430,7 +429,7 @@ export class ChannelFlow {
       const firing = this.#stillFiring(group === undefined ? [] : group.firing, told);
       if (group === undefined) {
         if (firing !== undefined && firing.length > 0) {
-          this.#groups.set(key, { labels, held: [], opensGroup: false, firing });
+          this.#groups.set(key, { labels, held: [], firing });
         }
         continue;
       }

@@ -119,11 +119,9 @@ export interface GroupState {
   readonly dueAt?: number;
   /** Events held for the next message, in arrival order. */
   readonly held: readonly HeldEvent[];
-  /** The held events started a new group (the cap never holds a critical one's SMS). */
-  readonly opensGroup: boolean;
   /**
-   * The held events include the first firing of a critical alert: due after `wait` at most,
-   * and the cap never holds the message's SMS (contract 6.1 rule 2).
+   * The held events include the first firing of a critical alert: due after `wait` at most
+   * (contract 6.1 rule 2; the cap never holds the SMS of the message that tells it).
    */
   readonly pages?: true;
   /**

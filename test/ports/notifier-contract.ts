@@ -8,7 +8,7 @@ const STATE: NotifierState = {
   channels: {
     oncall: {
       groups: {
-        '["ringing"]': { labels: { rule: 'ringing' }, lastSentAt: 1, held: [], opensGroup: false },
+        '["ringing"]': { labels: { rule: 'ringing' }, lastSentAt: 1, held: [] },
       },
       smsSentAt: [1],
       smsHeld: [],

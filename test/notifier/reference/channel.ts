@@ -127,7 +127,8 @@ export function channelStep(step: StepContext, channel: ChannelConfig): void {
   cap(step, channel, decided);
 }
 
-function smsRoom(step: StepContext, channel: ChannelConfig): boolean {
+/** Room for one more SMS this hour, besides `ahead` this minute's pages still to go. */
+function smsRoom(step: StepContext, channel: ChannelConfig, ahead = 0): boolean {
   const sent = step.h.messages.filter(
     (message) =>
       message.channel === channel.name &&
@@ -135,25 +136,32 @@ function smsRoom(step: StepContext, channel: ChannelConfig): boolean {
       message.kind !== 'ack' &&
       message.at > step.now - HOUR,
   );
-  return sent.length < channel.smsPerHour;
+  return sent.length + ahead < channel.smsPerHour;
 }
 
 /** Contract section 6's SMS cap: the first firing of a critical alert is never held. */
 function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelMessage[]): void {
   const { h, now } = step;
   const floor = rank(channel.minSeverity ?? 'info');
-  for (const message of decided) {
-    const wanted =
-      channel.sms.length > 0 && message.lines.some((line) => rank(line.severity) >= floor);
-    // A critical alert's first firing is never held; nor is its escalation, the first message
-    // that tells the step's channel of it (the contract's "first message of a new group").
-    const page = message.lines.some(
+  const wants = (message: ModelMessage) =>
+    channel.sms.length > 0 && message.lines.some((line) => rank(line.severity) >= floor);
+  // A critical alert's first firing is never held; nor is its escalation, the first message
+  // that tells the step's channel of it (the contract's "first message of a new group").
+  const pages = (message: ModelMessage) =>
+    message.lines.some(
       (line) =>
         line.status === 'firing' &&
         line.severity === 'critical' &&
         (line.first || message.kind === 'escalation'),
     );
-    if (wanted && (page || smsRoom(step, channel))) message.sms = true;
+  // "At most `smsPerHour` SMS per channel per rolling hour": a page goes whatever the count,
+  // so this minute's pages count first and the room they leave goes to the other messages.
+  let ahead = decided.filter((message) => wants(message) && pages(message)).length;
+  for (const message of decided) {
+    const wanted = wants(message);
+    const page = pages(message);
+    if (wanted && page) ahead -= 1;
+    if (wanted && (page || smsRoom(step, channel, ahead))) message.sms = true;
     else if (wanted) {
       for (const line of message.lines) {
         const episode = h.episodes[line.episode] as Episode;
