@@ -71,6 +71,7 @@ export function recordNotifierRound(
     eventsNotMarkedSent: result.markSentFailed.reduce((sum, failure) => sum + failure.events, 0),
     alertsNotFollowed: result.unfollowed.length,
     messagesUndeliverable: result.undeliverable.length,
+    ackCallsUnanswered: result.unanswered,
   };
   for (const message of result.undeliverable) {
     logger.error(UNDELIVERABLE_LOG_MESSAGE, {

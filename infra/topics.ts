@@ -68,7 +68,7 @@ export class ChannelTopic extends Construct {
     // A rotation's channel: its fixed lists are told every alert message but not the handoffs
     // (those are for the incoming person); each member is told what reaches them (`oncall`).
     const fixed = members.length > 0 ? withoutHandoffs(filterPolicy) : filterPolicy;
-    subscribe(this.topic, channel, fixed, smsFilter(fixed));
+    subscribe(this.topic, channel, fixed, (number) => smsFilter(number, fixed));
     for (const person of members) subscribeMember(this.topic, channel, person, channel.minSeverity);
     // Any filter policy drops the alarms (they carry no attributes): SMS subscriptions always
     // have one, so an alarmed channel with numbers gets the unfiltered alarm topic too. Alarms
@@ -91,15 +91,28 @@ export class ChannelTopic extends Construct {
 }
 
 /**
- * The SMS subscriptions' filter policy: the channel's severity filter, and the message must
- * carry an SMS body (attribute `sms` = `yes`). With `MessageStructure: json`, an SMS
- * subscriber of a message without an `sms` body (email only: no numbers wanted, or held by the
- * SMS cap) would otherwise be sent the `default` body, the message JSON, as a text.
+ * A fixed number's filter policy. The message must carry an SMS body (attribute `sms` = `yes`):
+ * with `MessageStructure: json`, an SMS subscriber of a message without one (email only: no
+ * numbers wanted, or held by the SMS cap) would otherwise be sent the `default` body, the
+ * message JSON, as a text. Then either it is addressed to this number (attribute `to`: an
+ * ack's confirmation goes to its caller alone, whatever `minSeverity`, contract 6.1 rule 7), or
+ * to nobody and it passes the channel's `filter` (its `minSeverity`; on a rotation's channel,
+ * no handoff). One `$or` of two branches: within SNS's limits (five attribute names, 150
+ * combinations), and within moto's stricter count of combinations too (it multiplies the
+ * branches rather than adding them: a member's three-branch policy with `to` was refused).
  */
 export function smsFilter(
-  severity: Record<string, SubscriptionFilter> | undefined,
+  number: string,
+  filter: Record<string, SubscriptionFilter> | undefined,
 ): Record<string, SubscriptionFilter> {
-  return { ...severity, sms: SubscriptionFilter.stringFilter({ allowlist: ['yes'] }) };
+  const toNobody = { to: [{ exists: false }] };
+  const reaches = Object.fromEntries(
+    Object.entries(filter ?? {}).map(([name, f]) => [name, f.conditions]),
+  );
+  return {
+    sms: SubscriptionFilter.stringFilter({ allowlist: ['yes'] }),
+    $or: new SubscriptionFilter([{ to: [number] }, { ...toNobody, ...reaches }]),
+  };
 }
 
 /** Subscribes every email address and phone number of `channel` to `topic`. */
@@ -107,13 +120,13 @@ function subscribe(
   topic: Topic,
   channel: ChannelConfig,
   filterPolicy: Record<string, SubscriptionFilter> | undefined,
-  smsFilterPolicy: Record<string, SubscriptionFilter> | undefined,
+  smsFilterPolicy: ((number: string) => Record<string, SubscriptionFilter>) | undefined,
 ): void {
   for (const address of channel.email) {
     topic.addSubscription(new EmailSubscription(address, { filterPolicy }));
   }
   for (const number of channel.sms) {
-    topic.addSubscription(new SmsSubscription(number, { filterPolicy: smsFilterPolicy }));
+    topic.addSubscription(new SmsSubscription(number, { filterPolicy: smsFilterPolicy?.(number) }));
   }
 }
 
@@ -126,9 +139,11 @@ export function withoutHandoffs(
 
 /**
  * A rotation member's filter (contract section 8): the messages that reach them (attribute
- * `oncall` is their name), at or above the channel's `minSeverity` when it has one, or their
+ * `oncall` is their name), at or above the channel's `minSeverity` when it has one, their
  * `handoff` whatever it lists (a handoff with nothing firing is `info`, and the incoming person
- * must know they carry the pager). With `sms`, only messages that carry an SMS body.
+ * must know they carry the pager), and the confirmation of their own call to `ack.did` (an `ack`
+ * carries the caller as `oncall`, whoever is on call: contract 6.1 rule 7). With `sms`, only
+ * messages that carry an SMS body.
  */
 export function memberFilter(
   name: string,
@@ -142,7 +157,10 @@ export function memberFilter(
   if (min === undefined) return reaches;
   return {
     ...reaches,
-    $or: new SubscriptionFilter([{ kind: ['handoff'] }, { severity: severitiesAtOrAbove(min) }]),
+    $or: new SubscriptionFilter([
+      { kind: ['handoff', 'ack'] },
+      { severity: severitiesAtOrAbove(min) },
+    ]),
   };
 }
 

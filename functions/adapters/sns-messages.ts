@@ -21,6 +21,11 @@ export const MESSAGE_ATTRIBUTES = {
    * subscriptions filter on their own name, so a handoff changes no subscription.
    */
   oncall: 'oncall',
+  /**
+   * An ack's confirmation (contract 6.1 rule 7): the caller's number. Every SMS subscription
+   * admits a message with `to` only when it is its own number, whatever `minSeverity`.
+   */
+  to: 'to',
 } as const;
 
 export interface SnsMessagePublisherOptions {
@@ -55,6 +60,7 @@ export function messageAttributes(message: Message): Record<string, MessageAttri
     [MESSAGE_ATTRIBUTES.kind]: text(message.kind),
     [MESSAGE_ATTRIBUTES.sms]: text(message.sms === null ? 'no' : 'yes'),
     ...(message.oncall === undefined ? {} : { [MESSAGE_ATTRIBUTES.oncall]: text(message.oncall) }),
+    ...(message.to === undefined ? {} : { [MESSAGE_ATTRIBUTES.to]: text(message.to) }),
   };
 }
 

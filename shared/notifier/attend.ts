@@ -1,13 +1,16 @@
 import { ACK_CALL } from '../engine/ack-calls';
 import type { Notification } from '../engine/types';
 import type { Config, Severity } from '../types/config';
+import { ACK_ANSWER_EVERY_MS, takeAckCall } from './ack-call';
 import type { Direct, Routed } from './direct';
 import { escalationDueAt } from './escalate';
 import { displacedBy, overLimit } from './follow';
 import { heldEvent } from './group';
+import { keptNotes, note } from './noted';
 import { keptSilences, withPeople } from './people';
 import { silenceFor } from './silence';
 import {
+  ackHolds,
   alertAsEvent,
   isFirstFiring,
   isRepeat,
@@ -21,6 +24,7 @@ import {
   worthFollowing,
 } from './tracked';
 import type {
+  FiringNote,
   HeldEvent,
   MutedEvent,
   NotifierState,
@@ -64,6 +68,10 @@ export class Attendant {
   readonly alerts: Map<string, TrackedAlert>;
   readonly silences: readonly Silence[];
   readonly #ackCalls: Record<string, number> = {};
+  /** By caller: when their last call was confirmed (contract 6.1 rule 7). */
+  readonly #answered: Record<string, number> = {};
+  /** Firing alerts not followed, known until they resolve (`noted.ts`). */
+  readonly #notes: Map<string, FiringNote>;
   readonly #unfollowed: UnfollowedAlert[] = [];
 
   constructor(
@@ -82,6 +90,10 @@ export class Attendant {
     for (const [callId, at] of Object.entries(state.ackCalls ?? {})) {
       if (at > nowMs - ACK_CALL_RETENTION_MS) this.#ackCalls[callId] = at;
     }
+    for (const [caller, at] of Object.entries(state.ackAnswered ?? {})) {
+      if (at > nowMs - ACK_ANSWER_EVERY_MS) this.#answered[caller] = at;
+    }
+    this.#notes = new Map(Object.entries(state.firing ?? {}));
     for (const key of overLimit(this.alerts, this.followAtMost)) this.#unfollow(key);
     this.#tellUnsilenced();
   }
@@ -108,28 +120,47 @@ export class Attendant {
     }
   }
 
-  /** A call to `ack.did` from a channel's number: that channel's firing alerts, acknowledged. */
+  /**
+   * A call to `ack.did` from a channel's number (contract 6.1 rule 7): that channel's firing
+   * alerts, acknowledged for `ack.timeout`, confirmed to the caller at most once per 10 minutes
+   * (a further call acknowledges all the same and is recorded as unanswered).
+   */
   #takeAckCall(notification: Notification, event: HeldEvent): void {
     const callId = event.labels.call_id ?? event.key;
     if (Object.hasOwn(this.#ackCalls, callId)) return;
     this.#ackCalls[callId] = this.nowMs;
     const caller = event.labels.from ?? 'unknown';
-    for (const channel of notification.channels) {
-      const acked: HeldEvent[] = [];
-      for (const [key, tracked] of this.alerts) {
-        if (tracked.ack !== undefined || !reachedChannels(tracked).has(channel)) continue;
-        this.alerts.set(
-          key,
-          settle({ ...tracked, ack: { by: caller, at: this.nowMs, via: 'call' } }),
-        );
-        acked.push(alertAsEvent(key, tracked));
-      }
-      this.#addDirect(channel, {
-        reason: 'ack',
-        groupKey: `ack|${callId}`,
-        title: `ACK by ${caller}`,
-        events: acked,
-        delivers: [event.id],
+    const answered = !Object.hasOwn(this.#answered, caller);
+    if (answered) this.#answered[caller] = this.nowMs;
+    else this.#mute(event, 'unanswered', caller);
+    const call = { callId, caller, eventId: event.id, channels: notification.channels, answered };
+    const confirmations = takeAckCall(this.config, this.alerts, this.#notes, call, this.nowMs);
+    for (const [channel, message] of confirmations) this.#addDirect(channel, message);
+  }
+
+  /**
+   * Acknowledgements by call that lapsed (`ack.timeout`, contract 6.1 rule 7): the alert, still
+   * firing, is told again to its own channels and its escalation resumes. Runs after the step's
+   * events, so a call or a repeat at the very minute it lapses is taken first.
+   */
+  lapse(): void {
+    const { nowMs } = this;
+    for (const [key, tracked] of this.alerts) {
+      const { ack } = tracked;
+      if (ack?.until === undefined || ackHolds(ack, nowMs)) continue;
+      const { ack: _lapsed, ...rest } = tracked;
+      this.alerts.set(key, settle(rest));
+      if (tracked.untoldSince !== undefined) continue;
+      const base = tracked.event ?? alertAsEvent(key, tracked);
+      this.routed.push({
+        event: {
+          ...base,
+          id: `${key}|ack-lapsed|${new Date(nowMs).toISOString()}`,
+          at: nowMs,
+          firedAt: tracked.firedAt,
+          ackLapsed: ack.by,
+        },
+        channels: tracked.channels,
       });
     }
   }
@@ -145,6 +176,7 @@ export class Attendant {
     const tracked = this.alerts.get(event.key);
     if (event.status === 'resolved') {
       this.alerts.delete(event.key);
+      this.#notes.delete(event.key);
       // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
       if (notification.untold === true) {
         this.routed.push({ event, channels: notification.channels });
@@ -178,8 +210,9 @@ export class Attendant {
           : {}),
       };
       this.alerts.set(event.key, next);
-      if (tracked.ack !== undefined) this.#mute(event, 'acknowledged', tracked.ack.by);
-      else if (
+      if (tracked.ack !== undefined && ackHolds(tracked.ack, nowMs)) {
+        this.#mute(event, 'acknowledged', tracked.ack.by);
+      } else if (
         tracked.untoldSince !== undefined &&
         silenceFor(this.silences, event, nowMs) === undefined
       ) {
@@ -208,8 +241,10 @@ export class Attendant {
     } else this.routed.push({ event, channels: notification.channels });
     if (!followed) {
       this.alerts.delete(event.key);
+      note(this.#notes, event, notification.channels);
       return;
     }
+    this.#notes.delete(event.key);
     this.#follow(event, notification.channels, {});
   }
 
@@ -331,6 +366,7 @@ export class Attendant {
       }
       const step = escalationDueAt(tracked);
       if (step !== undefined) due.push(step);
+      if (tracked.ack?.until !== undefined) due.push(tracked.ack.until);
     }
     return due.length === 0 ? undefined : due.reduce((a, b) => Math.min(a, b));
   }
@@ -344,9 +380,16 @@ export class Attendant {
       [...this.alerts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     );
     const counted = countSilenced(this.silences, this.muted);
+    const { ackAnswered: _answered, firing: _firing, ...before } = this.state;
+    const firing = keptNotes(this.#notes, this.config);
+    const people = withPeople(before, counted, alerts, this.#ackCalls);
     return {
       muted: this.muted,
-      state: withPeople(this.state, counted, alerts, this.#ackCalls),
+      state: {
+        ...people,
+        ...(Object.keys(this.#answered).length > 0 ? { ackAnswered: this.#answered } : {}),
+        ...(firing === undefined ? {} : { firing }),
+      },
       dueAtMs: this.#dueAtMs(),
       unfollowed: this.#unfollowed,
     };

@@ -486,21 +486,25 @@ export class ChannelFlow {
         groupKey: item.groupKey,
         events: item.events,
         nowMs,
-        withSms:
-          item.sms ??
-          (channel.sms.length > 0 && (item.reason === 'ack' || wantsSms(channel, item.events))),
+        withSms: item.sms ?? wantsSms(channel, item.events),
         title: item.title,
+        ...(item.ack === undefined ? {} : { ack: item.ack }),
       });
       const critical =
         item.reason === 'handover'
           ? pagesInHandover(item.events)
           : item.events.some((event) => event.severity === 'critical');
       parts.forEach((part, index) => {
+        // An ack's SMS goes to the caller alone (`to`), whatever `minSeverity` (contract 6.1 rule 7).
+        const to = index === 0 && part.message.sms !== null ? item.to : undefined;
+        const message = to === undefined ? part.message : { ...part.message, to };
         this.#decided.push({
-          part: index === 0 ? { ...part, ids: item.delivers } : { ...part, ids: [] },
-          // An escalation of a critical alert is a page that matters; an ack answers a call.
-          criticalFirst: index === 0 && (item.reason === 'ack' || critical),
-          ...(item.reason === 'handoff' ? { uncapped: true } : {}),
+          part: { message, ids: index === 0 ? item.delivers : [] },
+          // An escalation of a critical alert is a page that matters.
+          criticalFirst: index === 0 && critical,
+          // A handoff, and an ack's confirmation to its caller, neither held nor counted by the
+          // cap: forged calls cannot burn the SMS budget nor hold back a page (rule 7).
+          ...(item.reason === 'handoff' || item.reason === 'ack' ? { uncapped: true } : {}),
           events: item.events,
         });
       });

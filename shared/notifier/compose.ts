@@ -4,6 +4,8 @@ import { onOneLine } from '../messages/display';
 import { fillDltTemplate } from '../messages/dlt';
 import { formatApiDateTime, formatInZone } from '../time/zone';
 import type { ChannelConfig, Config } from '../types/config';
+import type { AckFacts } from './ack-call';
+import { ackHeadline, ackIntro, ackSmsFacts } from './ack-text';
 import { highestSeverity, MESSAGE_BODY_LIMIT, publishedBytes } from './bodies';
 import { describeActive } from './describe';
 import { FOLD_PER_ALERT, keptOf, lineKeys, weightOf } from './fold';
@@ -46,6 +48,8 @@ export interface ComposeInput {
   readonly title?: string;
   /** `deferred`: sent before the window opens, the state being unable to keep it longer. */
   readonly early?: boolean;
+  /** `ack`: the call's confirmation, beyond the alerts it acknowledged (`ack-text.ts`). */
+  readonly ack?: AckFacts;
 }
 
 /** One alert as told: its events merged (a firing and its resolution told once). */
@@ -123,8 +127,15 @@ function counted(lines: readonly AlertLine[]): string {
   return `${total} ${noun} (${resolved} resolved)`;
 }
 
+/** Every line is a firing told again because an acknowledgement by call ran out. */
+function allLapsed(lines: readonly AlertLine[]): boolean {
+  return lines.length > 0 && lines.every((line) => line.last.ackLapsed !== undefined);
+}
+
 function headline(input: ComposeInput, lines: readonly AlertLine[]): string {
   const { reason } = input;
+  if (reason === 'alerts' && allLapsed(lines))
+    return `ACK timed out: ${counted(lines)} still firing`;
   if (reason === 'deferred') return `Digest: ${counted(lines)}`;
   if (reason === 'capped') return `SMS held by cap: ${counted(lines)}`;
   if (reason === 'handover') {
@@ -132,6 +143,7 @@ function headline(input: ComposeInput, lines: readonly AlertLine[]): string {
   }
   if (reason === 'escalation') return `ESCALATION: ${counted(lines)} not acknowledged`;
   if (reason === 'ack') {
+    if (input.ack !== undefined) return ackHeadline(input.ack, lines, input.config.timezone);
     return `${input.title ?? 'ACK'}: ${lines.length === 0 ? 'no firing alerts' : counted(lines)}`;
   }
   if (reason === 'handoff') {
@@ -202,7 +214,7 @@ function compactList(lines: readonly AlertLine[], zone: string): string[] {
   return out;
 }
 
-function intro(input: ComposeInput): string[] {
+function intro(input: ComposeInput, lines: readonly AlertLine[]): string[] {
   const { channel, config } = input;
   if (input.reason === 'deferred') {
     return [
@@ -244,7 +256,14 @@ function intro(input: ComposeInput): string[] {
         : 'These alerts are firing on it now (the last time each was told):',
     ];
   }
+  if (input.reason === 'alerts' && allLapsed(lines)) {
+    const by = [...new Set(lines.map((line) => line.last.ackLapsed))].join(', ');
+    return [
+      `The acknowledgement by call (from ${by}) ran out after ack.timeout and these alerts still fire: they repeat and escalate again. telealert ack KEY acknowledges until an alert resolves.`,
+    ];
+  }
   if (input.reason === 'ack') {
+    if (input.ack !== undefined) return ackIntro(input.ack, input.events.length, config.timezone);
     return [
       input.events.length === 0
         ? 'The call was seen; channel had no firing alert that repeats or escalates.'
@@ -262,7 +281,7 @@ function messageText(
 ): string {
   const zone = input.config.timezone;
   const out = [`${title}, channel ${input.channel.name}, sent ${formatInZone(input.nowMs, zone)}`];
-  out.push(...intro(input), ...notFollowed(lines), '');
+  out.push(...intro(input, lines), ...notFollowed(lines), '');
   if (rich) {
     // Several stories: each unfollowed one marked, as the compact list marks its lines.
     const story = (line: AlertLine) =>
@@ -284,7 +303,9 @@ function subjectOf(
   parts: number,
 ): string {
   const only = lines.length === 1 && parts === 1 ? lines[0] : undefined;
-  if (only !== undefined && reason === 'alerts') return only.last.subject;
+  if (only !== undefined && reason === 'alerts' && only.last.ackLapsed === undefined) {
+    return only.last.subject;
+  }
   const severity = highestSeverity({ alerts: lines.map((line) => line.alert) }).toUpperCase();
   const rules = [...new Set(lines.map((line) => line.alert.rule))];
   const named = rules.slice(0, 3).join(', ') + (rules.length > 3 ? ` +${rules.length - 3}` : '');
@@ -294,11 +315,14 @@ function subjectOf(
 
 function smsOf(input: ComposeInput, lines: readonly AlertLine[]): string {
   const only = lines.length === 1 ? lines[0] : undefined;
-  if (only !== undefined && input.reason === 'alerts') return renderSms([only.last.sms]);
-  const facts = smsFacts(
-    headline(input, lines),
-    lines.map((line) => line.alert),
-  );
+  if (only !== undefined && input.reason === 'alerts' && only.last.ackLapsed === undefined) {
+    return renderSms([only.last.sms]);
+  }
+  const alerts = lines.map((line) => line.alert);
+  const facts =
+    input.reason === 'ack' && input.ack !== undefined
+      ? ackSmsFacts(headline(input, lines), alerts, input.ack)
+      : smsFacts(headline(input, lines), alerts);
   const dlt = input.config.sms?.dlt;
   // India: the registered DLT template is the message, its slots filled from the same facts.
   return dlt === undefined ? renderSms(facts) : fillDltTemplate(dlt.template, facts);

@@ -8,7 +8,13 @@ import { escalate } from './escalate';
 import { FOLD_ABOVE } from './fold';
 import { MAX_FOLLOWED_ALERTS } from './follow';
 import { handovers } from './handover';
-import { type ChannelOnCall, channelsOnCall, handoffs, nextOnCallChange } from './oncall';
+import {
+  type ChannelOnCall,
+  channelsOnCall,
+  handoffs,
+  memberWithNumber,
+  nextOnCallChange,
+} from './oncall';
 import { applyAction, type PersonAction } from './people';
 import type { ChannelState, Decision, NotifierState, Outbound } from './types';
 import { NOTIFIER_STATE_VERSION } from './types';
@@ -54,10 +60,19 @@ function reaching(channel: ChannelConfig, now: ChannelOnCall | undefined): Chann
   };
 }
 
-/** A message to a rotation's channel carries the person it reaches (`oncall`). */
-function stamped(outbound: Outbound, now: ChannelOnCall | undefined): Outbound {
+/**
+ * A message to a rotation's channel carries the person it reaches (`oncall`): the person on
+ * call, but for an ack's confirmation, its caller (contract 8: "the ack message goes to the
+ * caller"; 6.1 rule 7): a member of the rotation by name, and none when the caller is a number
+ * of the channel's fixed list (their subscription routes on `to`).
+ */
+function stamped(config: Config, outbound: Outbound, now: ChannelOnCall | undefined): Outbound {
   if (now === undefined) return outbound;
-  return { ...outbound, message: { ...outbound.message, oncall: now.who } };
+  const { to } = outbound.message;
+  const oncall = to === undefined ? now.who : memberWithNumber(config, now.rotation, to);
+  return oncall === undefined
+    ? outbound
+    : { ...outbound, message: { ...outbound.message, oncall } };
 }
 
 /** A notifier that has decided nothing yet. */
@@ -139,6 +154,7 @@ export function decide(
   // Intake: people's actions, acknowledgements, silences at arrival, who each event goes to.
   const people = new Attendant(config, acted, nowMs, how.followAtMost);
   for (const event of events) people.take(event);
+  people.lapse();
   // The channels' own messages: grouped, deferred, silenced when they go.
   const flows = Object.values(config.channels).map((channel) => {
     const flow = new ChannelFlow(
@@ -178,7 +194,9 @@ export function decide(
     ];
     const result = flow.finish(direct, people.silences);
     if (result.state !== undefined) channels[name] = result.state;
-    for (const message of result.messages) messages.push(stamped(message, onCall.get(name)));
+    for (const message of result.messages) {
+      messages.push(stamped(config, message, onCall.get(name)));
+    }
     heldDueAtMs = earliest(heldDueAtMs, result.dueAtMs);
   }
   const { overrides: _overrides, oncall: _told, ...state } = attended.state;

@@ -1,3 +1,4 @@
+import type { AckFacts } from './ack-call';
 import type { HeldEvent } from './types';
 
 /** An event to route to some of its channels as usual (grouping, active hours, the cap). */
@@ -23,4 +24,11 @@ export interface Direct {
   readonly sms?: boolean;
   /** Event ids this message is the first to tell its channel (an ack call's own event). */
   readonly delivers: readonly string[];
+  /**
+   * An ack confirmation: the caller its SMS goes to alone (`Message.to`); absent on a channel
+   * whose message of the same call goes by email only.
+   */
+  readonly to?: string;
+  /** An ack confirmation: what it says beyond the alerts it acknowledged. */
+  readonly ack?: AckFacts;
 }

@@ -5,12 +5,13 @@ import type { Message } from './types';
  * `replay --messages` prints and the `default` body on SNS.
  */
 export function messageJson(message: Message): string {
-  const { at, channel, kind, alerts, sms, subject, text, id, oncall } = message;
+  const { at, channel, kind, alerts, sms, subject, text, id, oncall, to } = message;
   return JSON.stringify({
     at,
     channel,
     kind,
     ...(oncall === undefined ? {} : { oncall }),
+    ...(to === undefined ? {} : { to }),
     alerts: alerts.map(({ rule, key, status, severity, labels, value, at: when, firedAt }) => ({
       rule,
       key,

@@ -54,6 +54,16 @@ export function channelsOnCall(
   return out;
 }
 
+/** The member of `rotation` whose `sms` is `number` (E.164), if any. */
+export function memberWithNumber(
+  config: Config,
+  rotation: string,
+  number: string,
+): string | undefined {
+  const members = config.rotations?.[rotation]?.members ?? [];
+  return members.find((name) => config.people?.[name]?.sms === number);
+}
+
 /** The earliest instant a rotation's channel reaches someone else: the step due then. */
 export function nextOnCallChange(onCall: ReadonlyMap<string, ChannelOnCall>): number | undefined {
   let next: number | undefined;

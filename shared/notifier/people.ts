@@ -97,7 +97,8 @@ export function expireSilence(
 /**
  * Acknowledges the followed firing alerts with this key, or of this rule: their repeats and
  * escalation stop until they resolve. Alerts already acknowledged keep their first
- * acknowledgement.
+ * acknowledgement, except one by call that a person acknowledging otherwise replaces: a call
+ * may be forged and lasts `ack.timeout` (contract 6.1 rule 7), `telealert ack` and chat do not.
  *
  * @throws AckError when nothing matches (no such firing alert, or its rule neither repeats
  *   nor escalates, so there is nothing to stop).
@@ -120,7 +121,8 @@ export function acknowledge(
   }
   for (const key of keys) {
     const alert = alerts[key] as TrackedAlert;
-    if (alert.ack === undefined) alerts[key] = { ...alert, ack };
+    const replaces = alert.ack === undefined || (alert.ack.via === 'call' && ack.via !== 'call');
+    if (replaces) alerts[key] = { ...alert, ack };
   }
   return {
     state: withPeople(current, current.silences ?? [], alerts, current.ackCalls ?? {}),

@@ -31,7 +31,7 @@ const NAMED_FACT_MAX = 60;
  * CRITICAL`, `ringing-too-long c1, c2 WARNING`, or counted when naming them all is too long
  * for a phone (`9 call-ringing-too-long WARNING`).
  */
-function ruleFacts(alerts: readonly MessageAlert[]): string[] {
+export function ruleFacts(alerts: readonly MessageAlert[]): string[] {
   const byRule = new Map<string, MessageAlert[]>();
   for (const alert of byImportance(alerts)) {
     const state = alert.status === 'resolved' ? 'resolved' : alert.severity;

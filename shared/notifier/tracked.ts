@@ -100,18 +100,14 @@ function reroute(config: Config, rule: RuleConfig, tracked: TrackedAlert): Track
 
 /**
  * A followed alert that can be forgotten without its resolution: its rule is gone and it waited
- * for the engine's resolution long enough, or it does not tell resolutions and its next repeat
- * is overdue (it stopped holding).
+ * for the engine's resolution long enough. Every firing of a rule of the file ends in an event,
+ * told or untold (`resolved: false`, `endsInAnEvent`), so one whose repeats stopped coming (the
+ * pollers down) still fires as far as the notifier knows: an acknowledgement by call that runs
+ * out tells it again (contract 6.1 rule 7).
  */
 export function stale(config: Config, tracked: TrackedAlert, nowMs: number): boolean {
-  const rule = ruleOf(config, tracked.rule);
-  if (rule === undefined) {
-    if (BUILT_IN_RULES.has(tracked.rule)) return false;
-    return tracked.retiredAt === undefined || nowMs > tracked.retiredAt + retiredKeepMs(config);
-  }
-  if (rule.resolved) return false;
-  if (rule.repeatMs === undefined) return tracked.untoldSince === undefined;
-  return nowMs > tracked.lastFiringAt + rule.repeatMs + pollSlack(config, rule);
+  if (ruleOf(config, tracked.rule) !== undefined || BUILT_IN_RULES.has(tracked.rule)) return false;
+  return tracked.retiredAt === undefined || nowMs > tracked.retiredAt + retiredKeepMs(config);
 }
 
 /** The event kept with a followed alert: what a later message needs, without the email text. */
@@ -120,12 +116,24 @@ export function kept(event: HeldEvent): HeldEvent {
   return rest;
 }
 
-/** Whether a followed alert still needs its event: an untold firing, or a step to come. */
+/**
+ * Whether a followed alert still needs its event: an untold firing, an acknowledgement by call
+ * that lapses (the alert is told again then), or a step to come.
+ */
 export function needsEvent(tracked: TrackedAlert): boolean {
   return (
     tracked.untoldSince !== undefined ||
+    tracked.ack?.until !== undefined ||
     (tracked.ack === undefined && (tracked.escalated ?? 0) < (tracked.escalate?.length ?? 0))
   );
+}
+
+/**
+ * Whether an acknowledgement holds at `nowMs`: one by call lasts until its `until` (contract
+ * 6.1 rule 7), any other until the alert resolves.
+ */
+export function ackHolds(ack: TrackedAlert['ack'], nowMs: number): boolean {
+  return ack !== undefined && (ack.until === undefined || nowMs < ack.until);
 }
 
 /** The alert without its event once nothing can tell it again. */

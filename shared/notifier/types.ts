@@ -43,6 +43,12 @@ export interface Message {
    * SNS filter policies of people's subscriptions route on. Absent for other channels.
    */
   readonly oncall?: string;
+  /**
+   * An `ack` message confirming a call (contract 6.1 rule 7): the caller's number (E.164). Its
+   * SMS reaches that number alone, whatever the channel's `minSeverity`: every SMS subscription
+   * admits a message with `to` only when `to` is its own number (SNS attribute `to`).
+   */
+  readonly to?: string;
 }
 
 /** A message and what it delivers, for the caller's bookkeeping (not part of the JSON). */
@@ -107,6 +113,11 @@ export interface HeldEvent {
    * reached (`follow.ts`). Its message says no escalation or acknowledgement will come of it.
    */
   readonly unfollowed?: number;
+  /**
+   * A firing told again because an acknowledgement by call ran out (`ack.timeout`, contract 6.1
+   * rule 7): who called. Its message says so rather than repeating the firing's own SMS.
+   */
+  readonly ackLapsed?: string;
 }
 
 /** One aggregation group of a channel (Alertmanager's `aggrGroup`). */
@@ -169,6 +180,12 @@ export interface Acknowledgement {
   readonly at: number;
   /** `cli`: `telealert ack` or a timeline action; `call`: a call to `ack.did`; `chat`: a chat button. */
   readonly via: 'cli' | 'call' | 'chat';
+  /**
+   * An acknowledgement by call lasts `ack.timeout` (contract 6.1 rule 7): epoch ms when it
+   * lapses (the alert, still firing, is told again and its escalation resumes). Absent: until
+   * the alert resolves.
+   */
+  readonly until?: number;
 }
 
 /**
@@ -231,18 +248,45 @@ export interface NotifierState {
   readonly alerts?: Readonly<Record<string, TrackedAlert>>;
   /** Calls to `ack.did` taken, by call_id (epoch ms): a call acknowledges once. */
   readonly ackCalls?: Readonly<Record<string, number>>;
+  /**
+   * By caller (E.164): when their last call was confirmed (epoch ms). A caller gets at most one
+   * confirmation per `ACK_ANSWER_EVERY_MS` (contract 6.1 rule 7); kept that long.
+   */
+  readonly ackAnswered?: Readonly<Record<string, number>>;
+  /**
+   * Firing alerts the notifier does not follow (their rule neither repeats nor escalates, or
+   * the followed alerts were at their limit) but knows to be firing until they resolve, by
+   * key: what an `ack` message tells as firing with nothing to acknowledge (`noted.ts`).
+   */
+  readonly firing?: Readonly<Record<string, FiringNote>>;
   /** Overrides of rotations (contract section 8), in the order added; absent while none. */
   readonly overrides?: readonly Override[];
   /** By rotation channel: the person last handed the pager (told by a `handoff` message). */
   readonly oncall?: Readonly<Record<string, string>>;
 }
 
+/** A firing alert the notifier knows of without following it (`NotifierState.firing`). */
+export interface FiringNote {
+  readonly rule: string;
+  readonly source: SourceName;
+  readonly severity: Severity;
+  readonly labels: Readonly<Record<string, string>>;
+  /** The channels its events go to (the rule's `notify`). */
+  readonly channels: readonly string[];
+  /** Epoch ms of its latest firing event (the firing, or a repeat). */
+  readonly lastFiringAt: number;
+}
+
 /** An event not sent, and why (recorded, so nothing is lost without a trace). */
 export interface MutedEvent {
   readonly id: string;
   readonly key: string;
-  /** `silenced`: by the silence `by`; `acknowledged`: a repeat of an alert `by` acknowledged. */
-  readonly reason: 'silenced' | 'acknowledged';
+  /**
+   * `silenced`: by the silence `by`; `acknowledged`: a repeat of an alert `by` acknowledged;
+   * `unanswered`: a call to `ack.did` from `by` that acknowledged but is not confirmed (its
+   * caller had a confirmation less than 10 minutes before: contract 6.1 rule 7).
+   */
+  readonly reason: 'silenced' | 'acknowledged' | 'unanswered';
   readonly by: string;
 }
 

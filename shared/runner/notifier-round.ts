@@ -143,5 +143,6 @@ function merge(results: readonly NotifierStepResult[]): NotifierStepResult {
     heldDueAtMs: last.heldDueAtMs,
     released: results.some((r) => r.released),
     unfollowed: results.flatMap((r) => r.unfollowed),
+    unanswered: results.reduce((sum, r) => sum + r.unanswered, 0),
   };
 }

@@ -92,6 +92,11 @@ export interface NotifierStepResult {
    * the notifier follows), and followed alerts a more severe one displaced.
    */
   readonly unfollowed: readonly UnfollowedAlert[];
+  /**
+   * Calls to `ack.did` that acknowledged but were not confirmed: their caller had a
+   * confirmation less than 10 minutes before (contract 6.1 rule 7).
+   */
+  readonly unanswered: number;
 }
 
 /**
@@ -125,6 +130,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
         readonly nextDueAtMs: number | undefined;
         readonly heldDueAtMs: number | undefined;
         readonly unfollowed: readonly UnfollowedAlert[];
+        readonly unanswered: number;
       }
     | undefined;
   let lastConflict: NotifierConflictError | undefined;
@@ -177,6 +183,7 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
       nextDueAtMs: decision.nextDueAtMs,
       heldDueAtMs: decision.heldDueAtMs,
       unfollowed: decision.unfollowed,
+      unanswered: decision.muted.filter((item) => item.reason === 'unanswered').length,
     };
   }
   if (committed === undefined) throw lastConflict ?? new NotifierConflictError(-1);
@@ -214,5 +221,6 @@ export async function notifierStep(options: NotifierStepOptions): Promise<Notifi
     heldDueAtMs: committed.heldDueAtMs,
     released: release,
     unfollowed: committed.unfollowed,
+    unanswered: committed.unanswered,
   };
 }

@@ -287,9 +287,10 @@ describe('npm run deploy:local', () => {
     expect(out).toContain('schedule: rate(5 minutes) (ENABLED)');
     // Topics with their subscriptions and filter policies, as the shipped rules file says.
     expect(out).toContain('  oncall: ');
-    // SMS subscriptions also require an SMS body (attribute sms = yes).
+    // SMS subscriptions also require an SMS body (attribute sms = yes), and take an ack's
+    // confirmation addressed to their own number whatever its severity (attribute to).
     expect(out).toContain(
-      '    sms +12025550100  filter {"severity":["warning","critical"],"sms":["yes"]}',
+      '    sms +12025550100  filter {"sms":["yes"],"$or":[{"to":["+12025550100"]},{"to":[{"exists":false}],"severity":["warning","critical"]}]}',
     );
     expect(out).toContain(
       '    email oncall@example.com  filter {"severity":["warning","critical"]}',

@@ -9,10 +9,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoNotifierStore } from '../../functions/adapters/dynamodb-notifier';
 import { SnsMessagePublisher } from '../../functions/adapters/sns-messages';
+import { severityFilter, smsFilter } from '../../infra/topics';
 import type { Message } from '../../shared/notifier/types';
 import { MemoryMessagePublisher } from '../../shared/ports/memory';
 import { notifierStep } from '../../shared/runner/notifier-step';
-import { SEVERITIES } from '../../shared/types/config';
 import { config, MINUTE, T0 } from '../engine/fixtures';
 import { distinctAlerts, flappingWeekend, OFFICE } from '../notifier/weekend';
 import { describeNotifierStoreContract, sampleMessage } from '../ports/notifier-contract';
@@ -28,10 +28,14 @@ let smsQueue: string;
 let tables = 0;
 
 /** The filter policy the stack gives an SMS subscription of a `minSeverity: warning` channel. */
-const SMS_FILTER = JSON.stringify({
-  severity: SEVERITIES.slice(SEVERITIES.indexOf('warning')),
-  sms: ['yes'],
-});
+const SMS_FILTER = JSON.stringify(
+  Object.fromEntries(
+    Object.entries(smsFilter('+919800000001', severityFilter('warning'))).map(([name, f]) => [
+      name,
+      f.conditions,
+    ]),
+  ),
+);
 
 beforeAll(async () => {
   moto = await startMoto();

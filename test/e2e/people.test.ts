@@ -208,7 +208,7 @@ describe('People answer back on moto: silences and acks in the deployed table, e
     await harness.streamToNotifier(notifier);
     const oncall = (await harness.stack.drain('oncall')) as unknown as Message[];
     expect(oncall.map((m) => [m.kind, m.sms])).toEqual([
-      ['ack', `ACK by ${ONCALL_PHONE}: 1 alert: ringing-on-did ${DID} CRITICAL`],
+      ['ack', `ACK by ${ONCALL_PHONE} until 10:42: 1 alert: ringing-on-did ${DID} CRITICAL`],
     ]);
     const alerts = await telealert('alerts', '--rule', 'ringing-on-did', '--json');
     expect(alerts.lines.map((line) => JSON.parse(line))).toEqual([

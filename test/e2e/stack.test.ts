@@ -266,10 +266,17 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
 
   it("subscribes every address of each channel, with the channel's minSeverity as a filter policy", () => {
     expect(subscriptionPolicies()).toEqual({
-      // SMS subscriptions take only messages with an SMS body (attribute sms = yes).
-      'oncall sms:+12025550100': { sms: ['yes'] },
+      // SMS subscriptions take only messages with an SMS body (attribute sms = yes), and an
+      // ack's confirmation (attribute to) only when addressed to their own number.
+      'oncall sms:+12025550100': {
+        sms: ['yes'],
+        $or: [{ to: ['+12025550100'] }, { to: [{ exists: false }] }],
+      },
       'oncall email:oncall@example.com': undefined,
-      'managers sms:+12025550101': { severity: ['critical'], sms: ['yes'] },
+      'managers sms:+12025550101': {
+        sms: ['yes'],
+        $or: [{ to: ['+12025550101'] }, { to: [{ exists: false }], severity: ['critical'] }],
+      },
       'managers email:managers@example.com': { severity: ['critical'] },
       'finance email:finance@example.com': { severity: ['warning', 'critical'] },
       // health.notify is [managers]: its alarms go through a topic of their own, unfiltered.
@@ -436,7 +443,13 @@ describe('The stack deployed by `cdk deploy` on moto', () => {
     await deployment.update(changed);
     expect(subscriptionPolicies()).toEqual({
       'oncall email:oncall@example.com': undefined,
-      'managers sms:+12025550101': { severity: ['warning', 'critical'], sms: ['yes'] },
+      'managers sms:+12025550101': {
+        sms: ['yes'],
+        $or: [
+          { to: ['+12025550101'] },
+          { to: [{ exists: false }], severity: ['warning', 'critical'] },
+        ],
+      },
       'managers email:managers@example.com': { severity: ['warning', 'critical'] },
       'finance email:finance@example.com': { severity: ['warning', 'critical'] },
       'finance email:audit@example.com': { severity: ['warning', 'critical'] },

@@ -86,6 +86,7 @@ function publishedByNotifier() {
     heldDueAtMs: undefined,
     released: true,
     unfollowed: [],
+    unanswered: 0,
     markSentFailed: [],
     left: 1,
     steps: 1,

@@ -18,6 +18,7 @@ const QUIET: NotifierRoundResult = {
   heldDueAtMs: undefined,
   released: false,
   unfollowed: [],
+  unanswered: 0,
   markSentFailed: [],
   left: 0,
   steps: 1,
@@ -90,6 +91,16 @@ describe('Function: recordNotifierRound', () => {
       },
     );
     expect(summary?.unfollowed).toBe(3);
+  });
+
+  it('counts the calls to ack.did not answered (a confirmation less than 10 minutes before) on the round line', () => {
+    const logger = new Logger({ logLevel: 'SILENT' });
+    const info = vi.spyOn(logger, 'info');
+    recordNotifierRound({ ...QUIET, taken: 9, unanswered: 9 }, logger);
+    expect(info).toHaveBeenCalledWith(
+      'notifier round',
+      expect.objectContaining({ ackCallsUnanswered: 9 }),
+    );
   });
 
   it('does not warn on an ordinary round', () => {

@@ -21,12 +21,12 @@ function subscriptionsOf(topicArn: string) {
 }
 
 describe('Construct: TelealertAlerting, a channel paging a rotation', () => {
-  it("filters each member's SMS and email on the oncall attribute, with the channel's minSeverity except for their handoff", () => {
+  it("filters each member's SMS and email on the oncall attribute, with the channel's minSeverity except for their handoff and their own call's confirmation", () => {
     const subscriptions = subscriptionsOf(stack.alerting.topics.oncall?.topicArn ?? '');
     const severity = { severity: ['warning', 'critical'] };
     const reaches = (name: string) => ({
       oncall: [name],
-      $or: [{ kind: ['handoff'] }, severity],
+      $or: [{ kind: ['handoff', 'ack'] }, severity],
     });
     expect(
       subscriptions

@@ -452,11 +452,17 @@ describe('Construct: TelealertAlerting', () => {
       }
     });
 
-    it('filters a minSeverity channel on severity with an allowlist of that severity and above', () => {
+    it('filters a minSeverity channel on severity with an allowlist of that severity and above, but for an ack confirmation to the number itself', () => {
       template.hasResourceProperties('AWS::SNS::Subscription', {
         TopicArn: ref(stack.alerting.topics.oncall?.topicArn ?? ''),
         Endpoint: '+12025550100',
-        FilterPolicy: Match.exact({ severity: ['warning', 'critical'], sms: ['yes'] }),
+        FilterPolicy: Match.exact({
+          sms: ['yes'],
+          $or: [
+            { to: ['+12025550100'] },
+            { to: [{ exists: false }], severity: ['warning', 'critical'] },
+          ],
+        }),
       });
       template.hasResourceProperties('AWS::SNS::Subscription', {
         TopicArn: ref(stack.alerting.topics.oncall?.topicArn ?? ''),

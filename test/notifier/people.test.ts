@@ -137,6 +137,19 @@ describe('Function: acknowledge', () => {
     expect(again.state.alerts?.['ringing{call_id=c2}']?.ack?.by).toBe('mina');
   });
 
+  it('replaces an acknowledgement by call (which lapses) with a person’s, never the other way', () => {
+    const call = { by: '+919800000001', at: T0, via: 'call' as const, until: T0 + 1_800_000 };
+    const byCall = acknowledge(state, { key: 'spike{did=1}' }, call);
+    const byCli = acknowledge(
+      byCall.state,
+      { key: 'spike{did=1}' },
+      { by: 'ravi', at: T0, via: 'cli' },
+    );
+    expect(byCli.state.alerts?.['spike{did=1}']?.ack).toEqual({ by: 'ravi', at: T0, via: 'cli' });
+    const callAgain = acknowledge(byCli.state, { key: 'spike{did=1}' }, call);
+    expect(callAgain.state.alerts?.['spike{did=1}']?.ack?.via).toBe('cli');
+  });
+
   it('refuses to acknowledge what is not a followed firing alert', () => {
     expect(() => acknowledge(state, { key: 'nope' }, { by: 'x', at: T0, via: 'cli' })).toThrow(
       AckError,

@@ -11,10 +11,10 @@ import { readTimeline } from '../../shared/timeline/parse';
  * `BASE`), a timeline of poll results, and the exact messages expected from
  * `replay --messages`: when (wall clock in the config zone), to which channel, what kind, and
  * each alert as `key status` (`, fired HH:MM:SS` when a firing and its resolution are told
- * once). `sms` and `subject`, when given, must match exactly (`sms: null`: email only). A
- * timeline may carry people's actions (`silence`, `ack`) and deploys of another rules file
- * (`{at, config}`, on top of `BASE`); `muted`, when given, lists the events recorded instead of
- * sent, in order.
+ * once); `oncall` and `to` as the message carries them. `sms` and `subject`, when given, must
+ * match exactly (`sms: null`: email only). A timeline may carry people's actions (`silence`,
+ * `ack`) and deploys of another rules file (`{at, config}`, on top of `BASE`); `muted`, when
+ * given, lists the events recorded instead of sent, in order.
  */
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'scenarios');
 
@@ -29,6 +29,8 @@ export const Expected = z.strictObject({
   kind: z.enum(['alerts', 'digest', 'escalation', 'ack', 'handoff']),
   /** A rotation's channel: the person the message reaches (absent: the message carries none). */
   oncall: z.optional(z.string()),
+  /** An ack confirmation: the caller its SMS goes to alone (absent: the message carries none). */
+  to: z.optional(z.string()),
   alerts: z.array(z.string()),
   sms: z.optional(z.nullable(z.string())),
   subject: z.optional(z.string()),

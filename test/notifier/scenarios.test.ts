@@ -12,6 +12,7 @@ function shown(message: Message, zone: string, expected: z.infer<typeof Expected
     channel: message.channel,
     kind: message.kind,
     ...(message.oncall === undefined ? {} : { oncall: message.oncall }),
+    ...(message.to === undefined ? {} : { to: message.to }),
     alerts: message.alerts.map(
       (alert) =>
         `${alert.key} ${alert.status}${alert.firedAt ? `, fired ${clock(alert.firedAt).slice(11)}` : ''}`,

@@ -1,7 +1,7 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SnsMessagePublisher } from '../../../functions/adapters/sns-messages';
+import { messageAttributes, SnsMessagePublisher } from '../../../functions/adapters/sns-messages';
 import type { Message } from '../../../shared/notifier/types';
 import { sampleMessage } from '../../ports/notifier-contract';
 
@@ -52,5 +52,18 @@ describe('Class: SnsMessagePublisher', () => {
       ['kind', 'severity', 'sms'],
       ['kind', 'severity', 'sms'],
     ]);
+  });
+});
+
+describe('Function: messageAttributes', () => {
+  it('addresses an ack confirmation to its caller (`to`), and other messages to nobody', () => {
+    const ack: Message = { ...sampleMessage('a1'), kind: 'ack', alerts: [], to: '+919800000001' };
+    expect(messageAttributes(ack)).toEqual({
+      severity: { DataType: 'String', StringValue: 'info' },
+      kind: { DataType: 'String', StringValue: 'ack' },
+      sms: { DataType: 'String', StringValue: 'yes' },
+      to: { DataType: 'String', StringValue: '+919800000001' },
+    });
+    expect(Object.keys(messageAttributes(sampleMessage('a2')))).not.toContain('to');
   });
 });

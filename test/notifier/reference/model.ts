@@ -20,11 +20,12 @@ import {
   type ModelMessage,
 } from './history';
 
+import { type Concrete, configAt, type EngineEvent } from './run';
+
+/** Contract 6.1 rule 7: at most one confirmation per caller per 10 minutes. */
 const TEN_MINUTES = 600_000;
 /** Contract 6.1 rule 7: an acknowledgement by call lasts `ack.timeout`, 30m by default. */
 const ACK_TIMEOUT_MS = 30 * 60_000;
-
-import { type Concrete, configAt, type EngineEvent } from './run';
 
 /**
  * The reference notifier: contract sections 6 and 6.1 read literally, small and slow. It keeps
@@ -175,10 +176,12 @@ class Step implements StepContext {
       }
     } else if (action.kind === 'ack') {
       // Overrides change who a rotation's message reaches, not what is told: the model's
-      // channels have no rotation, so it has nothing to do for them.
+      // channels have no rotation, so it has nothing to do for them. A person's acknowledgement
+      // replaces one by call, which lasts `ack.timeout` only (decisions: the notifier).
       for (const episode of this.h.episodes) {
         if (episode.key !== action.key || !isOpen(episode)) continue;
-        if (acknowledged(this.h, episode, this.now)) continue;
+        const last = this.h.acks.filter((ack) => ack.episode === episode).at(-1);
+        if (acknowledged(this.h, episode, this.now) && last?.via !== 'call') continue;
         this.h.acks.push({ episode, at: this.now, via: 'cli' });
       }
     }
@@ -232,9 +235,20 @@ class Step implements StepContext {
     );
   }
 
-  /** A call to `ack.did`: the caller's channels' firing alerts, acknowledged and confirmed. */
+  /**
+   * A call to `ack.did` (rule 7): the caller's channels' firing alerts that an acknowledgement
+   * changes something for (their rule repeats or escalates) and none holds, acknowledged for
+   * `ack.timeout`; confirmed by an `ack` message to each of the caller's channels listing them,
+   * unless the caller was confirmed less than 10 minutes before. It says `no firing alerts` only
+   * when none of the channel's alerts fires.
+   */
   call(caller: string): void {
     const { h, now, config } = this;
+    const answered = !h.confirmations.some(
+      (sent) => sent.caller === caller && sent.at > now - TEN_MINUTES,
+    );
+    if (answered) h.confirmations.push({ caller, at: now });
+    const until = now + (config.ack?.timeoutMs ?? ACK_TIMEOUT_MS);
     for (const channel of Object.values(config.channels)) {
       if (!channel.sms.includes(caller)) continue;
       const firing = h.episodes.filter(
@@ -249,14 +263,13 @@ class Step implements StepContext {
                 ),
             )),
       );
-      const acked = firing.filter((episode) => !acknowledged(h, episode, now));
-      for (const episode of acked) {
-        h.acks.push({ episode, at: now, via: 'call', until: now + ACK_TIMEOUT_MS });
-      }
-      if (h.confirmations.some((sent) => sent.caller === caller && sent.at > now - TEN_MINUTES)) {
-        continue;
-      }
-      h.confirmations.push({ caller, at: now });
+      const acked = firing.filter((episode) => {
+        const rule = ruleOf(config, episode.rule);
+        const stops = rule?.repeatMs !== undefined || (rule?.escalate ?? []).length > 0;
+        return stops && !acknowledged(h, episode, now);
+      });
+      for (const episode of acked) h.acks.push({ episode, at: now, via: 'call', until });
+      if (!answered) continue;
       this.send({
         at: now,
         channel: channel.name,

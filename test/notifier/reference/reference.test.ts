@@ -19,7 +19,6 @@ const WAITING: Readonly<Partial<Record<Feature, string>>> = {
     'rules 4, 6: escalation counts from the first telling; escalated channels hear the end',
   silences: 'rule 5: a silence is applied when a message goes, not when the event comes',
   silenceLabel: 'rule 5: (draws silences on labels; needs silences)',
-  ackCall: 'rule 7: one confirmation per caller per 10 minutes, listing every firing alert',
   rulesChange:
     'rule 8 holds alone; with refires and resolved: false the model and product still differ',
   channelChange:

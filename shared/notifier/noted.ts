@@ -1,0 +1,51 @@
+import type { Config } from '../types/config';
+import { endsInAnEvent } from './tracked';
+import type { FiringNote, HeldEvent } from './types';
+
+/*
+ * The firing alerts the notifier knows of without following them (contract 6.1 rule 7): an
+ * `ack` message says `no firing alerts` only when none of its channel's alerts fires, so it
+ * must know those whose rule neither repeats nor escalates (nothing to acknowledge) too. Kept
+ * from their firing to their resolution (told, or untold for a `resolved: false` rule), as
+ * little as a message needs to name them.
+ */
+
+/**
+ * Noted firing alerts kept at most; past it the oldest notes go. An ack message names them a
+ * fact each, and an SMS holds a handful: past this many, which of them it names matters little.
+ * Bounds the state item (about 100 bytes a note).
+ */
+export const MAX_NOTED_FIRING = 500;
+
+/** Notes a firing event of an alert not followed (its latest firing time), as the newest. */
+export function note(
+  notes: Map<string, FiringNote>,
+  event: HeldEvent,
+  channels: readonly string[],
+): void {
+  notes.delete(event.key);
+  notes.set(event.key, {
+    rule: event.rule,
+    source: event.source,
+    severity: event.severity,
+    labels: event.labels,
+    channels,
+    lastFiringAt: event.at,
+  });
+}
+
+/**
+ * The notes as a step leaves them: those of a rule the rules file no longer has forgotten (its
+ * alerts end with it), and the newest `MAX_NOTED_FIRING` kept (a step of a flood notes more for
+ * a while: trimmed once here, as deleting a map's oldest entry one by one is quadratic in V8).
+ */
+export function keptNotes(
+  notes: ReadonlyMap<string, FiringNote>,
+  config: Config,
+): Record<string, FiringNote> | undefined {
+  const kept: [string, FiringNote][] = [];
+  for (const [key, item] of notes) {
+    if (endsInAnEvent(config, item.rule)) kept.push([key, item]);
+  }
+  return kept.length === 0 ? undefined : Object.fromEntries(kept.slice(-MAX_NOTED_FIRING));
+}
