@@ -2,13 +2,14 @@
  * List prices of everything the stack is billed for (issue 29), in the two regions the project
  * names: us-east-1 (where the bench's request figures were first priced) and ap-south-1
  * (Mumbai, next to the provider and the people paged). Where a price was read from a stored
- * AWS page (the search tool, 2026-11-28) its `source` says so; the others are the AWS list
- * prices as last published to our knowledge, marked `recalled`: check them on the page named
- * before relying on a cent of them.
+ * page (the search tool, 2026-11-28 and 2026-11-29: an AWS page, or third-party summaries that
+ * agree with each other) its `source` says so; the others are the AWS list prices as last
+ * published to our knowledge, marked `recalled`: check them on the page named before relying
+ * on a cent of them.
  */
 
 /** When these prices were taken (or last checked). */
-export const BILL_PRICES_TAKEN_ON = '2026-11-28';
+export const BILL_PRICES_TAKEN_ON = '2026-11-29';
 
 export const REGIONS = ['us-east-1', 'ap-south-1'] as const;
 export type Region = (typeof REGIONS)[number];
@@ -41,16 +42,17 @@ export interface RegionPrices {
 
 /** Where each price comes from, by the item of the bill it prices. */
 export const PRICE_SOURCES = {
-  lambda: 'aws.amazon.com/lambda/pricing (recalled; us-east-1 also in bench/cost.ts, 2026-11-21)',
+  lambda:
+    'aws.amazon.com/lambda/pricing (us-east-1 from stored third-party summaries, 2026-11-29: arm64 USD 0.0000133334/GB-s, 0.20/M requests, free 1M requests and 400,000 GB-s; ap-south-1 recalled as the same)',
   dynamodb:
     'aws.amazon.com/dynamodb/pricing/on-demand (us-east-1 requests: bench/cost.ts, 2026-11-21; storage, PITR and ap-south-1: recalled)',
-  sns: 'aws.amazon.com/sns/pricing (recalled: publishes USD 0.50/M, email USD 2.00/100,000)',
+  sns: 'aws.amazon.com/sns/pricing (stored third-party summaries, 2026-06 and 2026-11-29: publishes USD 0.50/M, email USD 2.00/100,000)',
   sqs: 'aws.amazon.com/sqs/pricing (bench/cost.ts, 2026-11-21)',
   cloudwatch:
     'aws.amazon.com/cloudwatch/pricing (stored page: free tier 10 metrics, 10 alarm metrics, 3 dashboards, 5 GB logs; ' +
     'paid tier USD 0.30/metric, 0.10/alarm, 3.00/dashboard, logs 0.50/GB, 0.03/GB-month, 0.005/GB scanned from stored third-party summaries; ap-south-1 recalled as the same)',
   kms: 'aws.amazon.com/kms/pricing (stored page: USD 1/key-month, 20,000 free requests; 0.03/10,000 from a stored summary)',
-  sms: 'aws.amazon.com/end-user-messaging/pricing (recalled, not in the stored pages: India, local route with DLT registration)',
+  sms: 'aws.amazon.com/end-user-messaging/pricing (recalled, not in the stored pages: India, local route with DLT registration, which AWS sends from ap-south-1 and ap-south-2 only since 2025-04-30: its SMS guide, stored)',
 } as const;
 
 export const PRICES_BY_REGION: Readonly<Record<Region, RegionPrices>> = {
@@ -97,7 +99,8 @@ export const PRICES_BY_REGION: Readonly<Record<Region, RegionPrices>> = {
 
 /**
  * An SMS to an Indian number over the local route (the sender ID and templates registered on
- * DLT), per message part, whichever region sends it (recalled list price; the international
+ * DLT), per message part (recalled list price; AWS sends the local route from ap-south-1 and
+ * ap-south-2 only, docs/deploy.md; the international
  * route, without DLT, costs about 20 times more: a stored write-up of sending SMS in India
  * through SNS says so).
  */
