@@ -97,6 +97,12 @@ export function takeAckCall(
     const firing: OtherFiring[] = [];
     for (const [key, tracked] of alerts) {
       if (!reachedChannels(tracked).has(channel)) continue;
+      // Its rule is gone from the rules file: nothing of it repeats or escalates any more, and
+      // its resolution is on its way (contract 6.1 rule 8). Firing, not acknowledged.
+      if (tracked.retiredAt !== undefined) {
+        firing.push({ alert: asAlert(alertAsEvent(key, tracked)), why: 'quiet' });
+        continue;
+      }
       if (tracked.ack !== undefined && ackHolds(tracked.ack, nowMs)) {
         firing.push({ alert: asAlert(alertAsEvent(key, tracked)), why: 'acked', ack: tracked.ack });
         continue;

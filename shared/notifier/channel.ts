@@ -47,6 +47,11 @@ function firingOf(event: HeldEvent): number | undefined {
   return event.firedAt ?? (event.status === 'firing' ? event.at : undefined);
 }
 
+/** An event's alert and firing, as the groups' homes are kept by. */
+function homeOf(event: HeldEvent): string {
+  return `${event.key}\u0000${String(firingOf(event))}`;
+}
+
 /**
  * The active-hours list and the firings it holds, by alert and firing, to ask of each routed
  * event without a pass over the list (a night's digest holds thousands of events).
@@ -192,8 +197,10 @@ export class ChannelFlow {
       const deferred = new DeferredFirings(this.#deferred);
       // One at a time: a night's deferred events can be more than push() takes arguments.
       for (const event of events) {
-        if (event.untold === true && this.#holds(event, deferred) === false) this.#over(event);
-        else deferred.push(event);
+        const group = groupOf(this.channel, event).key;
+        if (event.untold === true && this.#holds(event, deferred, group) === false) {
+          this.#over(event);
+        } else deferred.push(event);
       }
       return;
     }
@@ -201,8 +208,10 @@ export class ChannelFlow {
     // events for one group (the pollers' backlog after a notifier outage) quadratic.
     const owned = new Map<string, HeldEvent[]>();
     const deferred = new DeferredFirings(this.#deferred);
+    const homes = this.#homes();
     for (const event of events) {
-      const holds = this.#holds(event, deferred);
+      const home = this.#home(event, homes);
+      const holds = this.#holds(event, deferred, home.key);
       if (holds === false) {
         this.#over(event);
         continue;
@@ -211,7 +220,8 @@ export class ChannelFlow {
         deferred.push(event);
         continue;
       }
-      const { key, labels } = groupOf(channel, event);
+      const { key, labels } = home;
+      homes.set(homeOf(event), key);
       const group = this.#groups.get(key);
       const page = event.severity === 'critical' && isFirstFiring(event);
       const soon = nowMs + channel.group.waitMs;
@@ -261,26 +271,52 @@ export class ChannelFlow {
    * false`) goes only where the channel still holds the firing it ends, deferred or in its
    * group; where the firing was told, nowhere (false). Any other event: to its group (true).
    */
-  #holds(event: HeldEvent, deferred: DeferredFirings): 'deferred' | 'group' | boolean {
+  #holds(
+    event: HeldEvent,
+    deferred: DeferredFirings,
+    group: string,
+  ): 'deferred' | 'group' | boolean {
     if (deferred.has(event)) return 'deferred';
     if (event.untold !== true) return true;
     const firing = firingOf(event);
     const same = (other: HeldEvent) =>
       other.key === event.key && (firing === undefined || firingOf(other) === firing);
-    return this.#groups.get(groupOf(this.channel, event).key)?.held.some(same) === true
-      ? 'group'
-      : false;
+    return this.#groups.get(group)?.held.some(same) === true ? 'group' : false;
+  }
+
+  /** The group each firing with held events is held in, by alert and firing (`homeOf`). */
+  #homes(): Map<string, string> {
+    const homes = new Map<string, string>();
+    for (const [key, group] of this.#groups) {
+      for (const event of group.held) homes.set(homeOf(event), key);
+    }
+    return homes;
   }
 
   /**
-   * A firing told here ended untold: its group no longer counts it firing, so once none is,
-   * the group's next alert starts it afresh (contract 6.1 rule 2).
+   * The group an event joins: where its firing's events are held already, else its own by
+   * `group.by`. One firing is told in one message: its rule's severity (a `group.by` value) may
+   * change between its events when a rules file is deployed while it fires (contract 6.1 rule
+   * 8); a new firing of the alert goes to its own group.
+   */
+  #home(event: HeldEvent, homes: ReadonlyMap<string, string>) {
+    const held = homes.get(homeOf(event));
+    const group = held === undefined ? undefined : this.#groups.get(held);
+    return held !== undefined && group !== undefined
+      ? { key: held, labels: group.labels }
+      : groupOf(this.channel, event);
+  }
+
+  /**
+   * A firing told here ended untold: no group counts it firing any more (its rule's severity,
+   * a `group.by` value, may have changed since), so once none is, the group's next alert
+   * starts it afresh (contract 6.1 rule 2).
    */
   #over(end: HeldEvent): void {
-    const { key } = groupOf(this.channel, end);
-    const group = this.#groups.get(key);
-    if (group?.firing?.includes(end.key) !== true) return;
-    this.#groups.set(key, { ...group, firing: group.firing.filter((name) => name !== end.key) });
+    for (const [key, group] of this.#groups) {
+      if (group.firing?.includes(end.key) !== true) continue;
+      this.#groups.set(key, { ...group, firing: group.firing.filter((name) => name !== end.key) });
+    }
   }
 
   /** Splits events into those to tell and those a silence in force matches now. */

@@ -103,8 +103,12 @@ export function channelStep(step: StepContext, channel: ChannelConfig): void {
       });
     }
     const groups = new Map<string, Item[]>();
+    // One alert's waiting events are one message's: all in the group of its first (its rule's
+    // severity, a `group.by` value, may change between them when a rules file is deployed).
+    const homes = new Map<Episode, string>();
     for (const item of pending(h, channel.name)) {
-      const key = groupKey(channel, item);
+      const key = homes.get(item.episode) ?? groupKey(channel, item);
+      homes.set(item.episode, key);
       groups.set(key, [...(groups.get(key) ?? []), item]);
     }
     for (const [group, held] of groups) {

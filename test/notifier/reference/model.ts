@@ -101,8 +101,10 @@ class Step implements StepContext {
   }
 
   removed(episode: Episode, at: number): void {
-    const told = this.lastRule(episode.rule)?.resolved ?? true;
-    this.close(episode, told ? 'removed' : 'end', at);
+    const rule = this.lastRule(episode.rule);
+    // At the severity the last rules file that had the rule gave it.
+    const severity = rule?.severity ?? episode.severity;
+    this.close(episode, (rule?.resolved ?? true) ? 'removed' : 'end', at, [], severity);
   }
 
   /** A channel gone from the rules file hands what it held to `health.notify` (rule 8). */
@@ -131,7 +133,13 @@ class Step implements StepContext {
           .flatMap((message) => message.lines)
           .filter((line) => line.episode === episode.id);
         const last = told[told.length - 1];
-        if (last !== undefined) lines.push({ ...last, first: false });
+        if (last === undefined) continue;
+        // As the cap's digest tells them: fired and resolved while held, with `firedAt`.
+        const fired = capped.some(
+          (entry) => entry.episode === episode && entry.status === 'firing',
+        );
+        const firedAt = last.status === 'resolved' && fired ? { firedAt: episode.firedAt } : {};
+        lines.push({ ...last, ...firedAt, first: false });
       }
       for (const target of this.config.health.notify) {
         this.handovers.push({ at: this.now, channel: target, kind: 'handover', lines, sms: false });
@@ -231,7 +239,11 @@ class Step implements StepContext {
       event.kind,
       event.at,
       channels,
-      event.kind === 'end' ? open.severity : event.severity,
+      // A firing over without a told resolution ends at its rule's severity then (a rules file
+      // deployed while it fired may have changed it), as the engine's untold resolution says.
+      event.kind === 'end' && event.notification === undefined
+        ? (this.lastRule(open.rule)?.severity ?? open.severity)
+        : event.severity,
     );
   }
 
@@ -309,7 +321,13 @@ class Step implements StepContext {
       const ack = lapsed[lapsed.length - 1];
       if (ack?.until !== undefined && ack.until <= now && ack.lapsedTold === undefined) {
         ack.lapsedTold = now;
-        for (const name of episode.channels) this.route(name, episode, 'firing', latest);
+        // To its own channels: its rule's when it fired, and those its repeats went to since
+        // (a rules file deployed while it fired may have renamed one).
+        const own = new Set(episode.channels);
+        for (const item of h.items) {
+          if (item.episode === episode && item.escalation === undefined) own.add(item.channel);
+        }
+        for (const name of own) this.route(name, episode, 'firing', latest);
       }
     }
   }
