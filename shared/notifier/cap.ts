@@ -46,10 +46,37 @@ function foldedOf(
 }
 
 /**
+ * An alert's firing, as the cap's digest follows it: the engine's `firedAt` (a firing's own
+ * time), or the alert alone for an event decided before the engine said it.
+ */
+function firingTag(event: HeldEvent): string {
+  return event.firedAt === undefined ? event.key : `${event.key}\u0000${event.firedAt}`;
+}
+
+/**
+ * A later firing of an alert told: the cap's digest tells the alert's latest status, so the
+ * SMS held of its earlier firings (emailed already) are not told again. Updates `smsHeld`.
+ */
+function supersede(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
+  if (smsHeld.length === 0) return;
+  const firings = new Map<string, number>();
+  for (const event of told) if (event.firedAt !== undefined) firings.set(event.key, event.firedAt);
+  const stale = (event: HeldEvent) => {
+    const firing = firings.get(event.key);
+    return firing !== undefined && event.firedAt !== undefined && event.firedAt < firing;
+  };
+  if (!smsHeld.some(stale)) return;
+  const kept = smsHeld.filter((event) => !stale(event));
+  smsHeld.length = 0;
+  for (const event of kept) smsHeld.push(event);
+}
+
+/**
  * The SMS cap (contract section 6): a message's SMS goes while the rolling hour has room, or
  * when the cap never holds it (`criticalFirst`, counted before the others); otherwise the email goes alone and its events
- * wait in `smsHeld` for one digest SMS. An alert already waiting there takes each later event
- * its channel is told, so the digest tells its latest status (contract 6.1 rule 3: never
+ * wait in `smsHeld` for one digest SMS. A firing already waiting there takes each later event
+ * of it its channel is told (not a later firing's: that one was told), so the digest tells its
+ * latest status (contract 6.1 rule 3: never
  * firing after its resolution was told). Updates `sentAt` and `smsHeld`.
  */
 export function capSms(
@@ -69,9 +96,10 @@ export function capSms(
   return decided.map(({ part, criticalFirst, uncapped, events }) => {
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
     if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
-    const waiting = new Set(smsHeld.map((event) => event.key));
+    supersede(smsHeld, events);
+    const waiting = new Set(smsHeld.map(firingTag));
     const later = () => {
-      for (const event of events) if (waiting.has(event.key)) smsHeld.push(event);
+      for (const event of events) if (waiting.has(firingTag(event))) smsHeld.push(event);
     };
     if (part.message.sms === null) {
       later();
@@ -84,6 +112,8 @@ export function capSms(
       return { message: part.message, ...delivers, smsHeld: false };
     }
     for (const event of events) smsHeld.push(event);
+    // Two firings of one alert in this message: the digest retells the later only.
+    supersede(smsHeld, events);
     return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };
   });
 }

@@ -42,6 +42,15 @@ function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean
   return SEVERITIES.indexOf(highestSeverity({ alerts: events })) >= floor;
 }
 
+/**
+ * A message telling these events pages past the SMS cap: it tells a critical alert's first
+ * firing (contract 6.1 rule 2), even told resolved (it fired and resolved while held), not its
+ * repeat or resolution alone; not when a silence kept the firing from the message.
+ */
+function pagesIn(events: readonly HeldEvent[]): boolean {
+  return events.some((event) => event.severity === 'critical' && isFirstFiring(event));
+}
+
 /** When the firing an event belongs to fired (undefined: not known, an event of an older version). */
 function firingOf(event: HeldEvent): number | undefined {
   return event.firedAt ?? (event.status === 'firing' ? event.at : undefined);
@@ -353,7 +362,7 @@ export class ChannelFlow {
           'deferred',
           'active-hours',
           deferred,
-          false,
+          pagesIn(deferred),
           !this.#inWindow,
         );
         for (const candidate of digest) this.#decided.push(candidate);
@@ -397,10 +406,7 @@ export class ChannelFlow {
         this.#groups.set(key, emptied);
         continue;
       }
-      // Only a critical alert's first firing pages past the cap, not its repeat or resolution
-      // (contract 6.1 rule 2); not when a silence kept it from this message.
-      const pages = told.some((event) => event.severity === 'critical' && isFirstFiring(event));
-      for (const candidate of this.#candidates('alerts', key, told, pages)) {
+      for (const candidate of this.#candidates('alerts', key, told, pagesIn(told))) {
         this.#decided.push(candidate);
       }
       const { firing: _before, ...rest } = emptied;

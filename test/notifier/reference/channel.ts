@@ -149,14 +149,15 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   const floor = rank(channel.minSeverity ?? 'info');
   const wants = (message: ModelMessage) =>
     channel.sms.length > 0 && message.lines.some((line) => rank(line.severity) >= floor);
-  // A critical alert's first firing is never held; nor is its escalation, the first message
-  // that tells the step's channel of it (the contract's "first message of a new group").
+  // "The first firing of an alert at `critical` ... the SMS cap never holds its SMS" (rule 2):
+  // the message that first tells it, even as resolved (it fired and resolved while held); nor
+  // is its escalation held, the first message that tells the step's channel of it (the
+  // contract's "first message of a new group").
   const pages = (message: ModelMessage) =>
     message.lines.some(
       (line) =>
-        line.status === 'firing' &&
         line.severity === 'critical' &&
-        (line.first || message.kind === 'escalation'),
+        (line.first || (line.status === 'firing' && message.kind === 'escalation')),
     );
   // "At most `smsPerHour` SMS per channel per rolling hour": a page goes whatever the count,
   // so this minute's pages count first and the room they leave goes to the other messages.
@@ -180,7 +181,19 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   if (held.length === 0 || !activeAt(channel, now) || !smsRoom(step, channel)) return;
   for (const entry of held) entry.recapped = now;
   const lines: Line[] = [];
+  const toldHere = (episode: Episode) =>
+    h.messages.some(
+      (message) =>
+        message.channel === channel.name &&
+        message.kind !== 'ack' &&
+        message.lines.some((line) => line.episode === episode.id),
+    );
   for (const episode of new Set(held.map((entry) => entry.episode))) {
+    // Each alert's latest status: not an earlier firing's, once a later one was told here.
+    const later = h.episodes.some(
+      (other) => other.key === episode.key && other.id > episode.id && toldHere(other),
+    );
+    if (later) continue;
     const latest = h.messages
       .filter((message) => message.channel === channel.name && message.kind !== 'ack')
       .flatMap((message) => message.lines)
@@ -191,5 +204,6 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
     const fired = held.some((entry) => entry.episode === episode && entry.status === 'firing');
     lines.push(line.status === 'resolved' && fired ? { ...line, firedAt: episode.firedAt } : line);
   }
-  step.send({ at: now, channel: channel.name, kind: 'recap', lines, sms: true });
+  if (lines.length > 0)
+    step.send({ at: now, channel: channel.name, kind: 'recap', lines, sms: true });
 }

@@ -14,7 +14,6 @@ import { FEATURES, type Feature, type Timeline, timelineArb } from './timeline';
  * anyway (or a comma list adds some), to see what still fails.
  */
 const WAITING: Readonly<Partial<Record<Feature, string>>> = {
-  smallCap: "rule 3: the SMS cap's digest tells the latest status, not a resolved alert as firing",
   escalation:
     'rules 4, 6: escalation counts from the first telling; escalated channels hear the end',
   silences: 'rule 5: a silence is applied when a message goes, not when the event comes',
