@@ -20,11 +20,13 @@ import { validateConfig } from '../shared/config/validate';
 import { emfSeriesOf } from '../shared/observability/emf';
 import { METRIC_INVENTORY, PUBLISHED, seriesKey } from '../shared/observability/metrics';
 import { laterSamples } from '../shared/runner/samples';
-import type { Config } from '../shared/types/config';
+import { DAY_MS } from '../shared/time/offsets';
+import type { Config, PersonConfig } from '../shared/types/config';
 import { type Loopback, sampleEvent } from './aws';
 import type { MonthlyUsage } from './bill';
 import type { RunProfile } from './cost';
 import type { ChannelFigure } from './messages';
+import { round } from './stats';
 
 /**
  * What Lambda adds to a function's log per invocation: its START, END and REPORT lines (text
@@ -268,7 +270,13 @@ export async function tableBytes(tableName: string): Promise<number> {
   }
 }
 
-/** A month of pages: the busy evening every day of a 30-day month, per channel's subscribers. */
+/**
+ * A month of pages: the busy evening every day of a 30-day month, per channel's subscribers.
+ * A rotation's channel also reaches the person on call (their SMS and email, as the members
+ * have them) with each page, and the incoming person with each handoff: as many a day as the
+ * rotation's shifts (the evening's own handoffs, its first step telling who is on call, are
+ * left out for them). The fixed lists hear the pages, not the handoffs.
+ */
 export function monthOfPages(config: Config, evening: readonly ChannelFigure[]) {
   let smsParts = 0;
   let emails = 0;
@@ -276,15 +284,31 @@ export function monthOfPages(config: Config, evening: readonly ChannelFigure[]) 
   for (const figure of evening) {
     const channel = config.channels[figure.channel];
     if (!channel) continue;
+    const pages = figure.messages - figure.handoffs;
     // Each message fits one SMS segment (bench/messages.ts checks `withinLimits`).
-    smsParts += 30 * figure.messages * channel.sms.length;
-    emails += 30 * figure.messages * channel.email.length;
-    perDay.push(`${figure.messages} to ${figure.channel}`);
+    smsParts += 30 * pages * channel.sms.length;
+    emails += 30 * pages * channel.email.length;
+    const rotation =
+      channel.rotation === undefined ? undefined : config.rotations?.[channel.rotation];
+    if (rotation === undefined) {
+      perDay.push(`${figure.messages} to ${figure.channel}`);
+      continue;
+    }
+    const handoffs = DAY_MS / rotation.shiftMs;
+    const share = (has: (person: PersonConfig | undefined) => boolean) =>
+      rotation.members.filter((name) => has(config.people?.[name])).length /
+      rotation.members.length;
+    const person = 30 * (pages + handoffs);
+    smsParts += person * share((p) => p?.sms !== undefined);
+    emails += person * share((p) => p?.email !== undefined);
+    perDay.push(
+      `${pages} to ${figure.channel} and its person on call, ${round(handoffs, 2)} handoffs`,
+    );
   }
   return {
     description: `the busy evening every day for 30 days: ${perDay.join(', ')} a day`,
-    smsParts,
-    emails,
+    smsParts: Math.round(smsParts),
+    emails: Math.round(emails),
   };
 }
 

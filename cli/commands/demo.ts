@@ -9,6 +9,7 @@ import {
 import { formatDuration } from '../../shared/time/duration';
 import { fastClock } from '../../simulator/clock';
 import { startSimulator } from '../../simulator/server';
+import { demoStartMs } from '../lib/demo-clock';
 import { EXIT } from '../lib/errors';
 import { readUserFile } from '../lib/files';
 import { PrintingMessagePublisher, PrintingPublisher } from '../lib/format';
@@ -26,8 +27,10 @@ const DEMO_TOKEN = 'demo-token';
 /**
  * `npm start`: the simulator on a free loopback port running a scenario on a fast clock, the
  * same runner, engine and notifier as the Lambdas polling it, and every message printed as
- * people would receive it (channel, SMS, email subject; `--events` also prints each alert
- * event as it is decided). No AWS, no token, no set-up.
+ * people would receive it (channel, the person on call it reaches, SMS, email subject;
+ * `--events` also prints each alert event as it is decided). No AWS, no token, no set-up. The
+ * simulated clock starts at 20:20 in the rules' zone (`demoStartMs`), so the shipped rotation's
+ * 21:00 handoff falls inside the busy evening.
  */
 export async function demoCommand(options: CliOptions, io: Io): Promise<number> {
   const speed = readNumber(options.speed, 'speed', 60, { min: 1, max: 3600 });
@@ -43,7 +46,7 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
     io.stderr('demo: the rules file has no rules, so there is nothing to poll\n');
     return EXIT.ok;
   }
-  const startMs = Date.now();
+  const startMs = demoStartMs(Date.now(), rules.timezone);
   const clock = fastClock(startMs, speed);
   const simulator = await startSimulator({
     port: 0,
@@ -113,7 +116,8 @@ export async function demoCommand(options: CliOptions, io: Io): Promise<number> 
   say(
     `\ndemo stopped after ${formatDuration(clock.now() - startMs)} of simulated time: ` +
       `${events.sent} alert events became ${messages.sent} messages ` +
-      `(${messages.sms} with an SMS, ${smsHeld} SMS held by the cap, ${messages.digests} digests)\n`,
+      `(${messages.sms} with an SMS, ${smsHeld} SMS held by the cap, ${messages.digests} digests, ` +
+      `${messages.handoffs} handoff${messages.handoffs === 1 ? '' : 's'})\n`,
   );
   return EXIT.ok;
 }

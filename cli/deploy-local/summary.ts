@@ -89,9 +89,18 @@ function topicLines(topic: DeployedTopic, stack: DeployedStack): string[] {
   for (const s of subscriptions) {
     const filter =
       s.filterPolicy === undefined ? 'no filter' : `filter ${JSON.stringify(s.filterPolicy)}`;
-    lines.push(`    ${s.protocol} ${s.endpoint}  ${filter}`);
+    const member = onCallName(s.filterPolicy);
+    const whose = member === undefined ? '' : `  (${member}'s: only while on call)`;
+    lines.push(`    ${s.protocol} ${s.endpoint}  ${filter}${whose}`);
   }
   return lines;
+}
+
+/** The rotation member a subscription reaches: its filter's `oncall` (contract section 8). */
+function onCallName(filterPolicy: unknown): string | undefined {
+  if (typeof filterPolicy !== 'object' || filterPolicy === null) return undefined;
+  const oncall = (filterPolicy as { oncall?: unknown }).oncall;
+  return Array.isArray(oncall) && typeof oncall[0] === 'string' ? oncall[0] : undefined;
 }
 
 function alarmLine(alarm: DeployedAlarm, stack: DeployedStack): string {
@@ -166,14 +175,18 @@ export function describeStack(stack: DeployedStack): string {
 
 /**
  * One line per message a subscriber would have been sent: its SMS text to an SMS number, its
- * subject to an email address (the `sqs` body carries both; see docs/messages.md).
+ * subject to an email address (the `sqs` body carries both; see docs/messages.md); a rotation
+ * member's subscription is named for them (it only hears what reaches them on call).
  */
 export function describeDelivery(
   listener: Listener,
   messages: readonly Message[],
   stack: DeployedStack,
 ): string[] {
-  const to = `${topicLabel(stack, listener.topic.arn)} ${listener.subscription.protocol} ${listener.subscription.endpoint}`;
+  const member = onCallName(listener.subscription.filterPolicy);
+  const to =
+    `${topicLabel(stack, listener.topic.arn)} ${listener.subscription.protocol} ${listener.subscription.endpoint}` +
+    (member === undefined ? '' : ` (${member}, on call)`);
   return messages.map((message) => {
     const body = message.Body ?? '';
     let shown = body;

@@ -51,18 +51,45 @@ export class PrintingPublisher implements Publisher {
 }
 
 /**
- * One message as people get it: time, channel and kind, then what the phone shows and the
- * email's subject, e.g.
- * `2026-11-21 10:05:00 IST  oncall  alerts (3)` / `  SMS   3 alerts: ...` / `  email [WARNING] ...`.
+ * The head of a message's lines: time, channel and kind with its count, and for a rotation's
+ * channel the person on call it reaches; a handoff says who takes the pager from whom
+ * (`previous`, the channel's person before it, when known).
  */
-export function prettyMessage(message: Message, zone: string, colour: boolean): string {
+function messageHead(message: Message, zone: string, previous: string | undefined): string {
   const time = formatInZone(Date.parse(message.at), zone);
+  const count = message.alerts.length;
+  if (message.kind === 'handoff') {
+    const firing =
+      count === 0 ? 'nothing firing' : `${count} alert${count === 1 ? '' : 's'} firing`;
+    const who =
+      previous === undefined || previous === message.oncall
+        ? `${message.oncall} is on call`
+        : `${message.oncall} takes over from ${previous}`;
+    return `${time}  ${message.channel}  handoff: ${who} (${firing})`;
+  }
+  const head = `${time}  ${message.channel}  ${message.kind} (${count} alert${count === 1 ? '' : 's'})`;
+  return message.oncall === undefined ? head : `${head}  on call: ${message.oncall}`;
+}
+
+/**
+ * One message as people get it: time, channel and kind (and the person on call it reaches),
+ * then what the phone shows and the email's subject, e.g.
+ * `2026-11-21 10:05:00 IST  oncall  alerts (3 alerts)  on call: asha` / `  SMS   3 alerts: ...` /
+ * `  email [WARNING] ...`; a handoff's head is `... oncall  handoff: ravi takes over from asha
+ * (1 alert firing)`.
+ */
+export function prettyMessage(
+  message: Message,
+  zone: string,
+  colour: boolean,
+  previous?: string,
+): string {
   const paint = (text: string) =>
     colour
       ? `${COLOURS[message.alerts.some((a) => a.status === 'firing') ? 'firing' : 'resolved']}${text}${COLOURS.reset}`
       : text;
   return [
-    `${time}  ${message.channel}  ${message.kind} (${message.alerts.length} alert${message.alerts.length === 1 ? '' : 's'})`,
+    messageHead(message, zone, previous),
     `  SMS    ${message.sms === null ? '(none: email only)' : paint(message.sms)}`,
     `  email  ${message.subject}`,
   ].join('\n');
@@ -73,6 +100,9 @@ export class PrintingMessagePublisher implements MessagePublisher {
   sent = 0;
   sms = 0;
   digests = 0;
+  handoffs = 0;
+  /** By channel, the person on call its last message reached (a handoff names the outgoing one). */
+  readonly #onCall = new Map<string, string>();
 
   constructor(
     private readonly write: (text: string) => void,
@@ -81,12 +111,15 @@ export class PrintingMessagePublisher implements MessagePublisher {
 
   async publish(messages: readonly Message[]): Promise<{ delivered: readonly string[] }> {
     for (const message of messages) {
+      const previous = this.#onCall.get(message.channel);
       this.write(
-        `${this.style.json ? messageJson(message) : `${prettyMessage(message, this.style.zone, this.style.colour)}\n`}\n`,
+        `${this.style.json ? messageJson(message) : `${prettyMessage(message, this.style.zone, this.style.colour, previous)}\n`}\n`,
       );
+      if (message.oncall !== undefined) this.#onCall.set(message.channel, message.oncall);
       this.sent += 1;
       if (message.sms !== null) this.sms += 1;
       if (message.kind === 'digest') this.digests += 1;
+      if (message.kind === 'handoff') this.handoffs += 1;
     }
     return { delivered: messages.map((message) => message.id) };
   }

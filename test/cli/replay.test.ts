@@ -43,14 +43,21 @@ describe('Command: replay', () => {
     expect(io.out()).toBe(EXPECTED_MESSAGES);
     const messages = io
       .outLines()
-      .map((text) => JSON.parse(text) as { channel: string; kind: string; alerts: unknown[] });
-    // The ringing spike's critical page goes alone and at once; finance is told of its payments.
-    expect(messages[0]?.alerts).toHaveLength(1);
-    expect(messages.some((m) => m.channel === 'finance')).toBe(true);
-    expect(Object.keys(JSON.parse(io.outLines()[0] ?? '{}'))).toEqual([
+      .map(
+        (text) =>
+          JSON.parse(text) as { channel: string; kind: string; oncall?: string; alerts: unknown[] },
+      );
+    // The shipped rotation's first step tells asha (the day shift) she carries the pager; the
+    // ringing spike's critical page goes alone and at once, to her; finance has no rotation.
+    expect(messages[0]).toMatchObject({ channel: 'oncall', kind: 'handoff', oncall: 'asha' });
+    expect(messages[1]).toMatchObject({ channel: 'oncall', kind: 'alerts', oncall: 'asha' });
+    expect(messages[1]?.alerts).toHaveLength(1);
+    expect(messages.some((m) => m.channel === 'finance' && m.oncall === undefined)).toBe(true);
+    expect(Object.keys(JSON.parse(io.outLines()[1] ?? '{}'))).toEqual([
       'at',
       'channel',
       'kind',
+      'oncall',
       'alerts',
       'sms',
       'subject',

@@ -288,12 +288,20 @@ describe('npm run deploy:local', () => {
     // Topics with their subscriptions and filter policies, as the shipped rules file says.
     expect(out).toContain('  oncall: ');
     // SMS subscriptions also require an SMS body (attribute sms = yes), and take an ack's
-    // confirmation addressed to their own number whatever its severity (attribute to).
+    // confirmation addressed to their own number whatever its severity (attribute to). The
+    // fixed lists beside the shipped rotation hear every page but no handoff.
     expect(out).toContain(
-      '    sms +12025550100  filter {"sms":["yes"],"$or":[{"to":["+12025550100"]},{"to":[{"exists":false}],"severity":["warning","critical"]}]}',
+      '    sms +12025550100  filter {"sms":["yes"],"$or":[{"to":["+12025550100"]},{"to":[{"exists":false}],"severity":["warning","critical"],"kind":[{"anything-but":["handoff"]}]}]}',
     );
     expect(out).toContain(
-      '    email oncall@example.com  filter {"severity":["warning","critical"]}',
+      '    email oncall@example.com  filter {"severity":["warning","critical"],"kind":[{"anything-but":["handoff"]}]}',
+    );
+    // The rotation's members: each subscription filters on their name in `oncall`.
+    expect(out).toContain(
+      '    sms +12025550101  filter {"oncall":["asha"],"sms":["yes"],"$or":[{"kind":["handoff","ack"]},{"severity":["warning","critical"]}]}  (asha\'s: only while on call)',
+    );
+    expect(out).toContain(
+      '    email ravi@example.com  filter {"oncall":["ravi"],"$or":[{"kind":["handoff","ack"]},{"severity":["warning","critical"]}]}  (ravi\'s: only while on call)',
     );
     expect(out).toContain('  oncall (alarms): ');
     expect(out).toContain('    email payments-team@example.com  no filter');
@@ -312,6 +320,17 @@ describe('npm run deploy:local', () => {
     expect(out).toContain('publishes nothing: commits its events to the table for the notifier');
     expect(out).toContain('stream KEYS_ONLY');
     expect(out).toMatch(/-> oncall sms \+12025550100: \S/);
+    // The notifier's first step hands the pager to whoever's shift it is now (asha by day, ravi
+    // by night in Asia/Kolkata): their SMS and email stand-ins alone hear the handoff.
+    const handoff =
+      /-> oncall sms \+1202555010[12] \((asha|ravi), on call\): \1: on call for oncall until /.exec(
+        out,
+      );
+    expect(handoff).not.toBeNull();
+    expect(out).toContain(
+      `-> oncall email ${handoff?.[1]}@example.com (${handoff?.[1]}, on call): `,
+    );
+    expect(out).not.toMatch(/-> oncall \w+ \S+: \w+: on call for oncall/);
     expect(out).toMatch(/-> finance email finance@example\.com: \S/);
     expect(out).toContain('ok  cdk destroy Telealert');
     expect(out).toContain('ok  moto and the simulator stopped');

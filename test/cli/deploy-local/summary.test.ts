@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeployedStack } from '../../../cli/deploy-local/stack';
-import { describeStack } from '../../../cli/deploy-local/summary';
+import { describeDelivery, describeStack } from '../../../cli/deploy-local/summary';
 
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:Telealert-oncallTopic-ABC';
 const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:Telealert-oncallAlarmTopic-DEF';
@@ -67,6 +67,13 @@ const stack: DeployedStack = {
           protocol: 'sms',
           endpoint: '+12025550100',
           filterPolicy: { severity: ['warning', 'critical'] },
+          rawMessageDelivery: false,
+        },
+        {
+          arn: `${TOPIC}:2`,
+          protocol: 'sms',
+          endpoint: '+12025550101',
+          filterPolicy: { oncall: ['asha'], sms: ['yes'] },
           rawMessageDelivery: false,
         },
       ],
@@ -143,6 +150,12 @@ describe('Function: describeStack', () => {
     );
   });
 
+  it('names the rotation member a subscription filtered on oncall reaches', () => {
+    expect(text).toContain(
+      '    sms +12025550101  filter {"oncall":["asha"],"sms":["yes"]}  (asha\'s: only while on call)',
+    );
+  });
+
   it('shows each alarm as metric, condition and the channel it notifies', () => {
     expect(text).toContain(
       '  Telealert-DeadMansSwitch-1: Telealert/PollSucceeded (source=live_calls) Sum < 1 for 3 x 60 s -> oncall (alarms)',
@@ -181,5 +194,28 @@ describe('Function: describeStack', () => {
         '    buttons: Telealert-ack, Telealert-silence',
       ].join('\n'),
     );
+  });
+});
+
+describe('Function: describeDelivery', () => {
+  const [topic] = stack.topics;
+  const body = JSON.stringify({
+    sms: 'FIRING too-many-ringing: 9 calls ringing',
+    subject: 's',
+  });
+
+  it('names the rotation member a subscription reaches, and a fixed number by itself', () => {
+    if (topic === undefined) throw new Error('the fixture has a topic');
+    const [fixed, member] = topic.subscriptions;
+    if (fixed === undefined || member === undefined) throw new Error('two subscriptions');
+    const queueUrl = 'http://127.0.0.1/q';
+    expect(
+      describeDelivery({ topic, subscription: member, queueUrl }, [{ Body: body }], stack),
+    ).toEqual([
+      '    -> oncall sms +12025550101 (asha, on call): FIRING too-many-ringing: 9 calls ringing',
+    ]);
+    expect(
+      describeDelivery({ topic, subscription: fixed, queueUrl }, [{ Body: body }], stack),
+    ).toEqual(['    -> oncall sms +12025550100: FIRING too-many-ringing: 9 calls ringing']);
   });
 });

@@ -52,6 +52,29 @@ describe('Function: prettyMessage', () => {
     ]);
   });
 
+  it("names the person on call a rotation channel's message reaches", () => {
+    expect(prettyMessage(message({ oncall: 'asha' }), ZONE, false).split('\n')[0]).toBe(
+      '2026-11-21 10:05:00 IST  oncall  alerts (1 alert)  on call: asha',
+    );
+  });
+
+  it('heads a handoff with who takes the pager from whom and what is firing', () => {
+    const handoff = message({
+      kind: 'handoff',
+      oncall: 'ravi',
+      sms: 'ravi: on call for oncall until Sun 22 Nov 09:00; 1 alert firing: too-many-ringing 8000000001 CRITICAL',
+    });
+    expect(prettyMessage(handoff, ZONE, false, 'asha').split('\n')).toEqual([
+      '2026-11-21 10:05:00 IST  oncall  handoff: ravi takes over from asha (1 alert firing)',
+      '  SMS    ravi: on call for oncall until Sun 22 Nov 09:00; 1 alert firing: too-many-ringing 8000000001 CRITICAL',
+      '  email  [CRITICAL] FIRING too-many-ringing: 6 calls ringing on 8000000001',
+    ]);
+    const first = message({ kind: 'handoff', oncall: 'asha', alerts: [] });
+    expect(prettyMessage(first, ZONE, false).split('\n')[0]).toBe(
+      '2026-11-21 10:05:00 IST  oncall  handoff: asha is on call (nothing firing)',
+    );
+  });
+
   it('paints the SMS red while an alert fires and green once all resolved, only when asked', () => {
     const firing = prettyMessage(message({}), ZONE, true);
     expect(firing).toContain('  SMS    \u001b[31mFIRING too-many-ringing');
