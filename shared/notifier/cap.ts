@@ -1,4 +1,5 @@
-import type { ChannelConfig } from '../types/config';
+import { type ChannelConfig, SEVERITIES } from '../types/config';
+import { highestSeverity } from './bodies';
 import type { ComposedPart } from './compose';
 import type { HeldEvent, Outbound } from './types';
 
@@ -72,8 +73,40 @@ function supersede(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
 }
 
 /**
+ * The messages of this step whose SMS the hour has room for. A page goes whatever the count,
+ * so pages count first and the room they leave goes to the other messages, the most severe
+ * first (then by their first alert's key, so the choice does not hang on the messages' order):
+ * the cap is passed only when pages alone pass it, and the scarce SMS carry what matters most.
+ */
+function smsGranted(
+  channel: ChannelConfig,
+  sentAt: readonly number[],
+  decided: readonly Candidate[],
+  nowMs: number,
+): Set<ComposedPart> {
+  const capped = decided.filter((item) => item.uncapped !== true && item.part.message.sms !== null);
+  const counted = [...sentAt];
+  for (const item of capped) if (item.criticalFirst) counted.push(nowMs);
+  const wanting = capped
+    .filter((item) => !item.criticalFirst)
+    .map((item) => ({
+      part: item.part,
+      rank: SEVERITIES.indexOf(highestSeverity(item.part.message)),
+      first: item.part.message.alerts.map((alert) => alert.key).sort()[0] ?? '',
+    }))
+    .sort((a, b) => b.rank - a.rank || (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+  const granted = new Set<ComposedPart>();
+  for (const item of wanting) {
+    if (smsRoomAt(channel, counted) > nowMs) break;
+    counted.push(nowMs);
+    granted.add(item.part);
+  }
+  return granted;
+}
+
+/**
  * The SMS cap (contract section 6): a message's SMS goes while the rolling hour has room, or
- * when the cap never holds it (`criticalFirst`, counted before the others); otherwise the email goes alone and its events
+ * when the cap never holds it (`criticalFirst`; `smsGranted` says which get the room); otherwise the email goes alone and its events
  * wait in `smsHeld` for one digest SMS. A firing already waiting there takes each later event
  * of it its channel is told (not a later firing's: that one was told), so the digest tells its
  * latest status (contract 6.1 rule 3: never
@@ -86,13 +119,7 @@ export function capSms(
   decided: readonly Candidate[],
   nowMs: number,
 ): Outbound[] {
-  // A page goes whatever the count: this step's pages count first, and the room they leave
-  // goes to the other messages, so the cap is passed only when pages alone pass it.
-  let ahead = decided.filter(
-    (item) => item.criticalFirst && item.uncapped !== true && item.part.message.sms !== null,
-  ).length;
-  const room = () =>
-    smsRoomAt(channel, ahead === 0 ? sentAt : [...sentAt, ...Array(ahead).fill(nowMs)]) <= nowMs;
+  const granted = smsGranted(channel, sentAt, decided, nowMs);
   return decided.map(({ part, criticalFirst, uncapped, events }) => {
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
     if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
@@ -105,8 +132,7 @@ export function capSms(
       later();
       return { message: part.message, ...delivers, smsHeld: false };
     }
-    if (criticalFirst) ahead -= 1;
-    if (criticalFirst || room()) {
+    if (criticalFirst || granted.has(part)) {
       sentAt.push(nowMs);
       later();
       return { message: part.message, ...delivers, smsHeld: false };

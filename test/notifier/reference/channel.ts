@@ -160,13 +160,27 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
         (line.first || (line.status === 'firing' && message.kind === 'escalation')),
     );
   // "At most `smsPerHour` SMS per channel per rolling hour": a page goes whatever the count,
-  // so this minute's pages count first and the room they leave goes to the other messages.
-  let ahead = decided.filter((message) => wants(message) && pages(message)).length;
+  // so this minute's pages count first and the room they leave goes to the other messages,
+  // the most severe first (then by first alert key: which of them is a boundary).
+  const paging = decided.filter((message) => wants(message) && pages(message)).length;
+  let slots = 0;
+  while (smsRoom(step, channel, paging + slots)) slots += 1;
+  const severity = (message: ModelMessage) =>
+    Math.max(...message.lines.map((line) => rank(line.severity)));
+  const firstKey = (message: ModelMessage) => message.lines.map((line) => line.key).sort()[0] ?? '';
+  const granted = new Set(
+    decided
+      .filter((message) => wants(message) && !pages(message))
+      .sort(
+        (a, b) =>
+          severity(b) - severity(a) ||
+          (firstKey(a) < firstKey(b) ? -1 : firstKey(a) > firstKey(b) ? 1 : 0),
+      )
+      .slice(0, slots),
+  );
   for (const message of decided) {
     const wanted = wants(message);
-    const page = pages(message);
-    if (wanted && page) ahead -= 1;
-    if (wanted && (page || smsRoom(step, channel, ahead))) message.sms = true;
+    if (wanted && (pages(message) || granted.has(message))) message.sms = true;
     else if (wanted) {
       for (const line of message.lines) {
         const episode = h.episodes[line.episode] as Episode;
