@@ -98,8 +98,10 @@ export function takeAckCall(
     for (const [key, tracked] of alerts) {
       if (!reachedChannels(tracked).has(channel)) continue;
       // Its rule is gone from the rules file: nothing of it repeats or escalates any more, and
-      // its resolution is on its way (contract 6.1 rule 8). Firing, not acknowledged.
-      if (tracked.retiredAt !== undefined) {
+      // its resolution is on its way (contract 6.1 rule 8). Or its rule neither repeats nor
+      // escalates (followed only for the silence that kept its firing untold): nothing to stop.
+      // Firing, not acknowledged.
+      if (tracked.retiredAt !== undefined || !worthFollowing(ruleOf(config, tracked.rule))) {
         firing.push({ alert: asAlert(alertAsEvent(key, tracked)), why: 'quiet' });
         continue;
       }
@@ -111,7 +113,8 @@ export function takeAckCall(
       acked.push(alertAsEvent(key, tracked));
     }
     for (const [key, item] of notes) {
-      if (!item.channels.includes(channel)) continue;
+      // Followed as well (a silence kept its firing untold): listed above.
+      if (!item.channels.includes(channel) || alerts.has(key)) continue;
       const why = worthFollowing(ruleOf(config, item.rule)) ? 'unfollowed' : 'quiet';
       firing.push({ alert: noteAlert(key, item), why });
     }

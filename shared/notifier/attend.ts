@@ -62,6 +62,8 @@ export interface Attended {
 export class Attendant {
   /** Events that go on to the channels' stages, in order (untold firings whose silence ended first). */
   readonly routed: Routed[] = [];
+  /** This step's tellings of firings a silence kept untold, by alert key. */
+  readonly #unsilenced = new Map<string, Routed>();
   /** Ack confirmations, by channel. */
   readonly direct = new Map<string, Direct[]>();
   readonly muted: MutedEvent[] = [];
@@ -116,7 +118,11 @@ export class Attendant {
       if (silenceFor(this.silences, tracked, this.nowMs) !== undefined) continue;
       const { untoldSince: _since, untoldOn, ...rest } = tracked;
       this.alerts.set(key, settle(rest));
-      this.routed.push({ event: tracked.event, channels: untoldOn ?? tracked.channels });
+      const event =
+        tracked.unheard === true ? { ...tracked.event, firstTold: true as const } : tracked.event;
+      const routed = { event, channels: untoldOn ?? tracked.channels };
+      this.#unsilenced.set(key, routed);
+      this.routed.push(routed);
     }
   }
 
@@ -177,6 +183,10 @@ export class Attendant {
     if (event.status === 'resolved') {
       this.alerts.delete(event.key);
       this.#notes.delete(event.key);
+      // Over by the time the notifier saw its silence end (the end came in the same step): a
+      // silence's end tells only an alert still firing (contract section 6), so not the firing.
+      const unsilenced = this.#unsilenced.get(event.key);
+      if (unsilenced !== undefined) this.routed.splice(this.routed.indexOf(unsilenced), 1);
       // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
       if (notification.untold === true) {
         this.routed.push({ event, channels: notification.channels });
@@ -185,12 +195,13 @@ export class Attendant {
       // Whoever heard the firing hears the end (contract 6.1 rule 6): escalation's channels too.
       const reached = tracked === undefined ? new Set<string>() : reachedChannels(tracked);
       const channels = [...new Set([...notification.channels, ...reached])];
-      // Channels its firing never went to (the rule's notify changed meanwhile): told firedAt.
-      // A followed alert knows where its firing and repeats went; the engine says it of others.
+      // Channels its firing never went to (the rule's notify changed meanwhile), or never heard
+      // (a silence kept it untold until now): told firedAt (contract 6.1 rule 3). A followed
+      // alert knows where its firing and repeats went; the engine says it of others.
       const fresh = new Set(
         tracked === undefined
           ? (notification.newTo ?? [])
-          : notification.channels.filter((name) => !reached.has(name)),
+          : notification.channels.filter((name) => !reached.has(name) || tracked.unheard === true),
       );
       const heard = channels.filter((name) => !fresh.has(name));
       if (heard.length > 0) this.routed.push({ event, channels: heard });
@@ -219,7 +230,8 @@ export class Attendant {
         // Told now, as itself: the silence that kept the firing untold has ended.
         const { untoldSince: _since, untoldOn, ...rest } = next;
         this.alerts.set(event.key, settle(rest));
-        this.routed.push({ event, channels: untoldOn ?? notification.channels });
+        const told = next.unheard === true ? { ...event, firstTold: true as const } : event;
+        this.routed.push({ event: told, channels: untoldOn ?? notification.channels });
       } else this.routed.push({ event, channels: notification.channels });
       return;
     }
@@ -306,7 +318,10 @@ export class Attendant {
       if (tracked === undefined) {
         if (!first.has(key)) continue;
         if (this.#room(key, event.severity)) {
-          this.#follow(event, [channel], { untoldSince: this.nowMs, untoldOn: [channel] });
+          // Its channels are its rule's (a resolution to one of them is to a channel its firing
+          // went to); the silence kept it from this one so far.
+          const channels = ruleOf(this.config, event.rule)?.notify ?? [channel];
+          this.#follow(event, channels, { untoldSince: this.nowMs, untoldOn: [channel] });
         } else {
           this.#unfollowed.push({
             key,

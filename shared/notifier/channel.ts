@@ -8,7 +8,7 @@ import type { Direct } from './direct';
 import { foldEvents } from './fold';
 import { groupOf, trimTexts } from './group';
 import { silenceFor } from './silence';
-import { endsInAnEvent, isFirstFiring } from './tracked';
+import { endsInAnEvent, isFirstFiring, isPage } from './tracked';
 import type { ChannelState, GroupState, HeldEvent, Outbound, Silence } from './types';
 
 /**
@@ -48,7 +48,7 @@ function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean
  * repeat or resolution alone; not when a silence kept the firing from the message.
  */
 function pagesIn(events: readonly HeldEvent[]): boolean {
-  return events.some((event) => event.severity === 'critical' && isFirstFiring(event));
+  return events.some(isPage);
 }
 
 /** When the firing an event belongs to fired (undefined: not known, an event of an older version). */
@@ -232,7 +232,7 @@ export class ChannelFlow {
       const { key, labels } = home;
       homes.set(homeOf(event), key);
       const group = this.#groups.get(key);
-      const page = event.severity === 'critical' && isFirstFiring(event);
+      const page = isPage(event);
       const soon = nowMs + channel.group.waitMs;
       if (group !== undefined && group.held.length > 0) {
         const mine = owned.get(key);

@@ -32,6 +32,14 @@ export function isFirstFiring(event: HeldEvent): boolean {
 }
 
 /**
+ * A critical alert's page: its first firing, or the first telling of a firing a silence kept
+ * untold. Brings its group forward to `wait` and passes the SMS cap (contract 6.1 rule 2).
+ */
+export function isPage(event: HeldEvent): boolean {
+  return event.severity === 'critical' && (isFirstFiring(event) || event.firstTold === true);
+}
+
+/**
  * Whether a firing event of an alert already followed is a repeat of the same firing. The
  * engine says which firing an event belongs to (`firedAt`). For an event decided before it did:
  * a rule that tells its resolutions sends a resolution before any new firing; one that does not

@@ -94,6 +94,12 @@ export interface HeldEvent {
    * dropped where the firing was told.
    */
   readonly untold?: true;
+  /**
+   * The first telling of a firing a silence kept untold (the firing or a repeat of it, once
+   * the silence ended): the alert's page, as its first firing would have been (contract 6.1
+   * rules 2 and 4).
+   */
+  readonly firstTold?: true;
   readonly sms: string;
   readonly subject: string;
   /** The event's full email text; dropped once a message is too large to show it whole. */

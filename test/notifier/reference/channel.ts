@@ -30,11 +30,14 @@ function dueOf(
 ): number {
   const { h } = step;
   const first = held[0] as Item;
+  // What the group told: an alert a silence kept untold is not firing in it (rule 2: a
+  // group with nothing firing starts afresh, when the silence ends too).
   const before = h.items.filter(
     (item) =>
       item.channel === channel.name &&
       item.arrival < first.arrival &&
       item.escalation === undefined &&
+      item.fate?.how !== 'silenced' &&
       groupKey(channel, item) === group,
   );
   const firing = before.some(
@@ -208,6 +211,12 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
       (other) => other.key === episode.key && other.id > episode.id && toldHere(other),
     );
     if (later) continue;
+    // "An event held by grouping, the cap or active hours that a silence matches by then is
+    // recorded silenced, not sent" (rule 5).
+    if (silenced(h, episode, episode.severity, now)) {
+      h.muted.push({ episode, at: now, why: 'silenced' });
+      continue;
+    }
     const latest = h.messages
       .filter((message) => message.channel === channel.name && message.kind !== 'ack')
       .flatMap((message) => message.lines)

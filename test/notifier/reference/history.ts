@@ -39,7 +39,7 @@ export interface Item {
   /** The step it reached the channel. */
   readonly arrival: number;
   readonly severity: Severity;
-  /** The first firing of the episode (not a repeat, nor a telling after a silence). */
+  /** The first firing of the episode, or its telling once a silence that kept it ended. */
   readonly first: boolean;
   /** An escalation step's telling, deferred by active hours. */
   readonly escalation?: number;

@@ -230,7 +230,10 @@ class Step implements StepContext {
       if (acknowledged(h, open, now)) h.muted.push({ episode: open, at: now, why: 'acknowledged' });
       else {
         const { severity } = event;
-        for (const name of channels) this.route(name, open, 'firing', event.at, { severity });
+        for (const name of channels) {
+          const first = this.untoldPage(open, name);
+          this.route(name, open, 'firing', event.at, { severity, first });
+        }
       }
       return;
     }
@@ -301,6 +304,20 @@ class Step implements StepContext {
     }
   }
 
+  /**
+   * A silence kept the episode's first firing from the channel and nothing of it was told
+   * there since: its next telling is its page (rule 2: "the SMS cap never holds its SMS").
+   */
+  untoldPage(episode: Episode, channel: string): boolean {
+    const mine = this.h.items.filter(
+      (item) => item.episode === episode && item.channel === channel,
+    );
+    return (
+      mine.some((item) => item.first && item.fate?.how === 'silenced') &&
+      mine.every((item) => item.fate?.how === 'silenced')
+    );
+  }
+
   /** Firings a silence kept untold, and acknowledgements by call that lapsed: told again. */
   tellAgain(): void {
     const { h, now } = this;
@@ -312,9 +329,14 @@ class Step implements StepContext {
       )) {
         const mine = h.items.filter((item) => item.episode === episode && item.channel === name);
         const last = mine[mine.length - 1];
-        // The firing the silence kept untold, as itself.
+        // The firing the silence kept untold, as itself: "an alert still firing when the
+        // silence ends is told then" (section 6). A first firing so told is the alert's page:
+        // "the SMS cap never holds its SMS" (rule 2), or the page would be late.
         if (last?.fate?.how === 'silenced' && last.status === 'firing') {
-          this.route(name, episode, 'firing', last.at, { severity: last.severity });
+          this.route(name, episode, 'firing', last.at, {
+            severity: last.severity,
+            first: this.untoldPage(episode, name),
+          });
         }
       }
       const lapsed = h.acks.filter((ack) => ack.episode === episode);

@@ -16,7 +16,8 @@ import { FEATURES, type Feature, type Timeline, timelineArb } from './timeline';
 const WAITING: Readonly<Partial<Record<Feature, string>>> = {
   escalation:
     'rules 4, 6: escalation counts from the first telling; escalated channels hear the end',
-  silences: 'rule 5: a silence is applied when a message goes, not when the event comes',
+  silences:
+    'rules 2, 5, 7: passes 1,000 timelines; at 4,000, an acknowledgement by call that lapses while a silence holds, and a critical firing first told after a silence across a notifier outage, still differ',
   silenceLabel: 'rule 5: (draws silences on labels; needs silences)',
   rulesChange:
     "rule 8: passes 1,000 timelines with all else drawn; past that, SMS counts and an ack's 'no firing alerts' still differ",
