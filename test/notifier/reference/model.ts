@@ -230,8 +230,10 @@ class Step implements StepContext {
       if (acknowledged(h, open, now)) h.muted.push({ episode: open, at: now, why: 'acknowledged' });
       else {
         const { severity } = event;
+        // Its page once its silence has ended; while the silence holds, a repeat like any.
+        const quiet = silenced(h, open, severity, now);
         for (const name of channels) {
-          const first = this.untoldPage(open, name);
+          const first = !quiet && this.untoldPage(open, name);
           this.route(name, open, 'firing', event.at, { severity, first });
         }
       }
