@@ -210,18 +210,19 @@ export class Attendant {
       return;
     }
     if (tracked !== undefined && isRepeat(config, tracked, event)) {
+      const muted = tracked.ack !== undefined && ackHolds(tracked.ack, nowMs);
       // A repeat the rule now sends to more channels (its notify changed): they hear it too.
       const more = notification.channels.filter((name) => !tracked.channels.includes(name));
       const next: TrackedAlert = {
         ...tracked,
+        // Its severity now: a rules file deployed while it fires may have changed its rule's.
+        severity: event.severity,
         lastFiringAt: event.at,
         ...(needsEvent(tracked) ? { event: kept(event) } : {}),
-        ...(more.length > 0 && tracked.ack === undefined
-          ? { channels: [...tracked.channels, ...more] }
-          : {}),
+        ...(more.length > 0 && !muted ? { channels: [...tracked.channels, ...more] } : {}),
       };
       this.alerts.set(event.key, next);
-      if (tracked.ack !== undefined && ackHolds(tracked.ack, nowMs)) {
+      if (muted && tracked.ack !== undefined) {
         this.#mute(event, 'acknowledged', tracked.ack.by);
       } else if (
         tracked.untoldSince !== undefined &&

@@ -202,6 +202,7 @@ export interface Acknowledgement {
 export interface TrackedAlert {
   readonly rule: string;
   readonly source: SourceName;
+  /** Its latest firing event's (a rules file deployed while it fires may change its rule's). */
   readonly severity: Severity;
   readonly labels: Readonly<Record<string, string>>;
   /** The channels its events go to (the rule's `notify`). */

@@ -38,7 +38,7 @@ function dueOf(
       item.arrival < first.arrival &&
       item.escalation === undefined &&
       item.fate?.how !== 'silenced' &&
-      groupKey(channel, item) === group,
+      (item.group ?? groupKey(channel, item)) === group,
   );
   const firing = before.some(
     (item) => item.episode.closed === undefined || item.episode.closed.seenAt >= first.arrival,
@@ -112,6 +112,7 @@ export function channelStep(step: StepContext, channel: ChannelConfig): void {
     for (const item of pending(h, channel.name)) {
       const key = homes.get(item.episode) ?? groupKey(channel, item);
       homes.set(item.episode, key);
+      item.group = key;
       groups.set(key, [...(groups.get(key) ?? []), item]);
     }
     for (const [group, held] of groups) {

@@ -20,6 +20,8 @@ export interface Episode {
   readonly channels: readonly string[];
   /** Firing events (the firing and its repeats): their own times. */
   readonly firings: number[];
+  /** Its latest firing event's severity, told or not (a deploy may change its rule's). */
+  latestSeverity?: Severity;
   /** The step that saw it end, and how. */
   closed?: {
     readonly seenAt: number;
@@ -43,6 +45,8 @@ export interface Item {
   readonly first: boolean;
   /** An escalation step's telling, deferred by active hours. */
   readonly escalation?: number;
+  /** The group it waits (or was told) in: its episode's first waiting event's (`channel.ts`). */
+  group?: string;
   fate?: { readonly how: 'told' | 'silenced' | 'deferred'; readonly at: number };
   /** Deferred items are told later by a digest. */
   digested?: number;

@@ -227,6 +227,7 @@ class Step implements StepContext {
     }
     if (event.kind === 'repeat') {
       open.firings.push(event.at);
+      open.latestSeverity = event.severity;
       if (acknowledged(h, open, now)) h.muted.push({ episode: open, at: now, why: 'acknowledged' });
       else {
         const { severity } = event;
@@ -351,7 +352,9 @@ class Step implements StepContext {
         for (const item of h.items) {
           if (item.episode === episode && item.escalation === undefined) own.add(item.channel);
         }
-        for (const name of own) this.route(name, episode, 'firing', latest);
+        // At its latest firing event's severity (a deploy may have changed its rule's).
+        const severity = episode.latestSeverity ?? episode.severity;
+        for (const name of own) this.route(name, episode, 'firing', latest, { severity });
       }
     }
   }
