@@ -101,19 +101,12 @@ class DeferredFirings {
 }
 
 /**
- * A handover (`handover.ts`) tells a critical alert's first firing that its gone channel never
- * paged: still firing at its latest event, the cap does not hold it (contract 6.1 rule 2).
+ * A handover (`handover.ts`) that tells a critical alert's first firing, which its gone channel
+ * never paged (still firing, or fired and resolved while held), pages: the cap does not hold it
+ * (contract 6.1 rule 2).
  */
 function pagesInHandover(events: readonly HeldEvent[]): boolean {
-  const latest = new Map<string, HeldEvent>();
-  const first = new Set<string>();
-  for (const event of events) {
-    latest.set(event.key, event);
-    if (isFirstFiring(event)) first.add(event.key);
-  }
-  return [...latest.values()].some(
-    (event) => event.status === 'firing' && event.severity === 'critical' && first.has(event.key),
-  );
+  return events.some((event) => event.severity === 'critical' && isFirstFiring(event));
 }
 
 /** The group once its held events went (told, deferred or silenced): its interval goes on. */

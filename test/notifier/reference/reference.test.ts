@@ -18,7 +18,7 @@ const WAITING: Readonly<Partial<Record<Feature, string>>> = {
     "rules 3, 5, 7: passes 1,000 timelines; at 4,000 still differ: a resolution to a channel a silence kept the firing from while another heard it (the product knows 'unheard' per alert, not per channel: no firedAt), and an acknowledgement by call that lapses while a silence holds (told again when it ends?)",
   silenceLabel: 'rule 5: (draws silences on labels; needs silences)',
   rulesChange:
-    'rule 8: passed 4,000 timelines with all else drawn before the small cap (65412b7); with it, SMS counts and firedAt still differ',
+    'rule 8: passed 4,000 timelines with all else drawn before the small cap and escalations were; with them, SMS counts and escalations to a renamed channel still differ',
   channelChange: 'rule 8: as rulesChange',
 };
 
