@@ -201,7 +201,7 @@ export class Attendant {
       const fresh = new Set(
         tracked === undefined
           ? (notification.newTo ?? [])
-          : notification.channels.filter((name) => !reached.has(name) || tracked.unheard === true),
+          : notification.channels.filter((name) => !reached.has(name) || neverHeard(tracked, name)),
       );
       const heard = channels.filter((name) => !fresh.has(name));
       if (heard.length > 0) this.routed.push({ event, channels: heard });
@@ -291,10 +291,16 @@ export class Attendant {
     for (const event of events) {
       if (event.status !== 'firing') continue;
       const tracked = this.alerts.get(event.key);
-      if (tracked?.unheard !== true || !tracked.channels.includes(channel)) continue;
+      if (tracked === undefined || !tracked.channels.includes(channel)) continue;
       if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
+      const heardOn = tracked.heardOn ?? [];
+      if (tracked.unheard !== true && heardOn.includes(channel)) continue;
       const { unheard: _unheard, ...rest } = tracked;
-      this.alerts.set(event.key, { ...rest, heardAt: this.nowMs });
+      this.alerts.set(event.key, {
+        ...rest,
+        ...(tracked.unheard === true ? { heardAt: this.nowMs } : {}),
+        heardOn: heardOn.includes(channel) ? heardOn : [...heardOn, channel],
+      });
     }
   }
 
@@ -410,6 +416,12 @@ export class Attendant {
       unfollowed: this.#unfollowed,
     };
   }
+}
+
+/** No message told the alert's firing to this channel of its own (a silence kept it). */
+function neverHeard(tracked: TrackedAlert, channel: string): boolean {
+  if (tracked.heardOn === undefined) return tracked.unheard === true;
+  return !tracked.heardOn.includes(channel);
 }
 
 function countSilenced(silences: readonly Silence[], muted: readonly MutedEvent[]): Silence[] {

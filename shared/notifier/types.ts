@@ -232,6 +232,12 @@ export interface TrackedAlert {
    * steps count from it (contract 6.1 rule 4).
    */
   readonly heardAt?: number;
+  /**
+   * Its own channels a message told its firing to: a resolution to one it was kept from (a
+   * silence) tells the time it fired (contract 6.1 rule 3). Absent: not known (followed before
+   * it was kept), `unheard` says it of all of them.
+   */
+  readonly heardOn?: readonly string[];
   /** No message has told its firing to its own channels yet (held, deferred or silenced). */
   readonly unheard?: true;
   /**

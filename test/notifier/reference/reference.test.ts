@@ -15,7 +15,7 @@ import { FEATURES, type Feature, type Timeline, timelineArb } from './timeline';
  */
 const WAITING: Readonly<Partial<Record<Feature, string>>> = {
   silences:
-    "rules 3, 5, 7: passes 1,000 timelines; at 4,000 still differ: a resolution to a channel a silence kept the firing from while another heard it (the product knows 'unheard' per alert, not per channel: no firedAt), and an acknowledgement by call that lapses while a silence holds (told again when it ends?)",
+    'rules 2, 3, 5, 7: passes 1,000 timelines; at 4,000 some seeds still differ: an acknowledgement by call that lapses while a silence holds, a critical alert under a silence expired early at the SMS cap, a refire under a silence across a notifier outage',
   silenceLabel: 'rule 5: (draws silences on labels; needs silences)',
   rulesChange:
     'rule 8: passed 4,000 timelines with all else drawn before the small cap and escalations were; with them, SMS counts and escalations to a renamed channel still differ',
