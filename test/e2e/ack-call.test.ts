@@ -15,7 +15,7 @@ import type { Message } from '../../shared/notifier/types';
 import { ManualClock } from '../../simulator/clock';
 import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
-import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
+import { invoke, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
 
 /**
  * Contract 6.1 rule 7 on moto: an ack's confirmation goes to its caller alone, whatever the
@@ -93,13 +93,6 @@ function at(ms: number) {
   clock.set(ms);
   vi.setSystemTime(ms);
 }
-
-type Invocable = (
-  event: { id: string },
-  context: ReturnType<typeof lambdaContext>,
-) => Promise<unknown>;
-const invoke = (handler: unknown) =>
-  (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext());
 
 /** What reached a stand-in since the last look, as `kind to` (`-`: addressed to nobody). */
 async function reached(name: string): Promise<string[]> {

@@ -20,7 +20,7 @@ import { ManualClock } from '../../simulator/clock';
 import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
 import {
-  lambdaContext,
+  invoke,
   type RuntimeHarness,
   silentLogger,
   startRuntimeHarness,
@@ -99,13 +99,6 @@ function at(ms: number) {
   clock.set(ms);
   vi.setSystemTime(ms);
 }
-
-type Invocable = (
-  event: { id: string },
-  context: ReturnType<typeof lambdaContext>,
-) => Promise<unknown>;
-const invoke = <T>(handler: unknown) =>
-  (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext()) as Promise<T>;
 
 beforeAll(async () => {
   server = createServer((request, response) => {

@@ -166,10 +166,10 @@ export function lambdaContext(remainingMs = 60_000): Context {
   };
 }
 
-type Handler = (event: { id: string }, context: Context) => Promise<RunSummary>;
+type Handler = (event: { id: string }, context: Context) => Promise<unknown>;
 
-/** Invokes a poller handler as EventBridge would, once. */
-export function invoke(handler: unknown): Promise<RunSummary> {
+/** Invokes a handler as EventBridge would, once (a poller's answer is its run summary). */
+export function invoke<T = RunSummary>(handler: unknown): Promise<T> {
   const context = lambdaContext();
-  return (handler as Handler)({ id: `event-${context.awsRequestId}` }, context);
+  return (handler as Handler)({ id: `event-${context.awsRequestId}` }, context) as Promise<T>;
 }

@@ -5,7 +5,7 @@ import type { NotifierSummary } from '../../functions/notifier-metrics';
 import type { Message } from '../../shared/notifier/types';
 import { zonedTimeToEpoch } from '../../shared/time/zone';
 import { ManualClock } from '../../simulator/clock';
-import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
+import { invoke, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
 import { DID_A, e2eScenario, MINUTE, rulesFile } from './scenario';
 
 /** Saturday 21 November 2026, 10:00 in India. */
@@ -17,13 +17,6 @@ function at(ms: number) {
   clock.set(ms);
   vi.setSystemTime(ms);
 }
-
-type Invocable = (
-  event: { id: string },
-  context: ReturnType<typeof lambdaContext>,
-) => Promise<unknown>;
-const invoke = <T>(handler: unknown) =>
-  (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext()) as Promise<T>;
 
 const brief = (bodies: Record<string, unknown>[]) =>
   (bodies as unknown as Message[]).map(

@@ -21,7 +21,7 @@ import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
 import { memoryIo } from '../cli/io';
 import {
-  lambdaContext,
+  invoke,
   type RuntimeHarness,
   silentLogger,
   startRuntimeHarness,
@@ -106,13 +106,6 @@ function at(ms: number) {
   clock.set(ms);
   vi.setSystemTime(ms);
 }
-
-type Invocable = (
-  event: { id: string },
-  context: ReturnType<typeof lambdaContext>,
-) => Promise<unknown>;
-const invoke = <T>(handler: unknown) =>
-  (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext()) as Promise<T>;
 
 /** What reached a stand-in since the last look, as `kind oncall`. */
 async function reached(name: string): Promise<string[]> {

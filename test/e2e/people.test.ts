@@ -12,7 +12,7 @@ import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
 import { memoryIo } from '../cli/io';
 import {
-  lambdaContext,
+  invoke,
   type RuntimeHarness,
   silentLogger,
   startRuntimeHarness,
@@ -103,13 +103,6 @@ function at(ms: number) {
   clock.set(ms);
   vi.setSystemTime(ms);
 }
-
-type Invocable = (
-  event: { id: string },
-  context: ReturnType<typeof lambdaContext>,
-) => Promise<unknown>;
-const invoke = <T>(handler: unknown) =>
-  (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext()) as Promise<T>;
 
 const told = async (channel: string) =>
   ((await harness.stack.drain(channel)) as unknown as Message[]).map(

@@ -8,7 +8,7 @@ import { writeEmbeddedConfig } from '../../shared/config/embedded';
 import { parseConfig } from '../../shared/config/load';
 import type { Message } from '../../shared/notifier/types';
 import { ManualClock } from '../../simulator/clock';
-import { lambdaContext, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
+import { invoke, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
 import { e2eScenario, MINUTE, rulesFile } from './scenario';
 
 /** Saturday 21 November 2026, 10:00 in India. */
@@ -20,13 +20,6 @@ function at(ms: number) {
   clock.set(ms);
   vi.setSystemTime(ms);
 }
-
-type Invocable = (
-  event: { id: string },
-  context: ReturnType<typeof lambdaContext>,
-) => Promise<unknown>;
-const invoke = <T>(handler: unknown) =>
-  (handler as Invocable)({ id: `event-${Math.random()}` }, lambdaContext()) as Promise<T>;
 
 const FINANCE = 'finance: { email: [finance@example.com] }';
 const MONDAYS = 'active: { days: [mon], from: "09:00", to: "18:00" }';
