@@ -511,7 +511,8 @@ export class ChannelFlow {
     const zone = config.timezone;
     for (const item of direct) {
       if (item.reason === 'escalation' && !this.#active) {
-        for (const event of item.events) this.#deferred.push(event);
+        // Deferred, still the page it would have been now (contract 6.1 rules 2 and 5).
+        for (const event of item.events) this.#deferred.push({ ...event, firstTold: true });
         continue;
       }
       const parts = compose({

@@ -95,9 +95,9 @@ export interface HeldEvent {
    */
   readonly untold?: true;
   /**
-   * The first telling of a firing a silence kept untold (the firing or a repeat of it, once
-   * the silence ended): the alert's page, as its first firing would have been (contract 6.1
-   * rules 2 and 4).
+   * A telling that is the alert's page, as its first firing would have been (contract 6.1
+   * rules 2, 4 and 5): the first telling of a firing a silence kept untold (the firing or a
+   * repeat of it, once the silence ended), or an escalation deferred by active hours.
    */
   readonly firstTold?: true;
   readonly sms: string;

@@ -365,8 +365,7 @@ rules: []
     expect(errorsOf(text)).toEqual([
       'telealert.yaml: rules[1].count: < 2 holds for an empty group, which groupBy cannot see (a group exists only while it has records): use >, >= or a count above 0, or drop groupBy',
     ]);
-    const ungrouped =
-      text.slice(0, text.lastIndexOf('    groupBy: [did]\n')) + '    notify: [oncall]\n';
+    const ungrouped = `${text.slice(0, text.lastIndexOf('    groupBy: [did]\n'))}    notify: [oncall]\n`;
     expect(() => parseConfig(ungrouped, 'telealert.yaml')).not.toThrow();
   });
 

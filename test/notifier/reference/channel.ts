@@ -156,7 +156,8 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   // "The first firing of an alert at `critical` ... the SMS cap never holds its SMS" (rule 2):
   // the message that first tells it, even as resolved (it fired and resolved while held); nor
   // is its escalation held, the first message that tells the step's channel of it (the
-  // contract's "first message of a new group").
+  // contract's "first message of a new group"), at once or, deferred by active hours, in the
+  // channel's digest (even as resolved, as the first firing).
   const pages = (message: ModelMessage) =>
     message.lines.some(
       (line) =>

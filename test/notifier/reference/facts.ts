@@ -116,7 +116,7 @@ export function linesOf(items: readonly Item[], heard: (episode: Episode) => boo
         (high, item) => (rank(item.severity) > rank(high) ? item.severity : high),
         last.severity,
       ),
-      first: mine.some((item) => item.first),
+      first: mine.some((item) => item.first || item.escalation !== undefined),
     });
   }
   return lines;

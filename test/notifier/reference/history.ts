@@ -59,7 +59,10 @@ export interface Line {
   readonly firedAt?: number;
   readonly episode: number;
   readonly severity: Severity;
-  /** This line tells the episode's first firing (the SMS cap never holds a critical one). */
+  /**
+   * This line is the alert's page to the channel (the SMS cap never holds a critical one): it
+   * tells the episode's first firing, or an escalation step deferred by active hours.
+   */
   readonly first: boolean;
 }
 
