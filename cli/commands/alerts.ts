@@ -22,6 +22,11 @@ export interface AlertRow {
   /** Since when: firing since it fired, pending since its condition first held (epoch ms). */
   readonly sinceMs: number;
   readonly acknowledgedBy?: string;
+  /**
+   * When an acknowledgement by call lapses (contract 6.1 rule 7): the alert, still firing, is
+   * then told again and escalates. Absent: acknowledged until it resolves (or not at all).
+   */
+  readonly acknowledgedUntilMs?: number;
   /** The silence in force that matches it. */
   readonly silencedBy?: string;
 }
@@ -62,6 +67,7 @@ export function alertRows(
         sinceMs:
           instance.state === 'firing' ? (instance.firedAt ?? instance.activeAt) : instance.activeAt,
         ...(ack === undefined ? {} : { acknowledgedBy: ack.by }),
+        ...(ack?.until === undefined ? {} : { acknowledgedUntilMs: ack.until }),
         ...(silence === undefined ? {} : { silencedBy: silence.id }),
       });
     }
@@ -73,9 +79,23 @@ export function alertRows(
 }
 
 /**
+ * Who acknowledged the alert; for an acknowledgement by call, until when (or that it lapsed:
+ * the notifier's next minute tells the alert again).
+ */
+function acknowledged(row: AlertRow, nowMs: number, zone: string): string {
+  if (row.acknowledgedBy === undefined) return '-';
+  const until = row.acknowledgedUntilMs;
+  if (until === undefined) return row.acknowledgedBy;
+  return until <= nowMs
+    ? `${row.acknowledgedBy} (lapsed)`
+    : `${row.acknowledgedBy} until ${formatInZone(until, zone)}`;
+}
+
+/**
  * `telealert alerts`: what is firing and pending now, from the local poll state (`--state`) or
  * the deployed stack's table (`--stack`),
- * with since-when, who acknowledged it and which silence holds it. `--json`: one object a line.
+ * with since-when, who acknowledged it (until when, by call) and which silence holds it.
+ * `--json`: one object a line.
  */
 export async function alertsCommand(options: CliOptions, io: Io): Promise<number> {
   const { config } = loadUserConfig(options.config, io);
@@ -95,8 +115,14 @@ export async function alertsCommand(options: CliOptions, io: Io): Promise<number
   );
   if (options.json) {
     for (const row of rows) {
-      const { sinceMs, ...rest } = row;
-      io.stdout(`${JSON.stringify({ ...rest, since: new Date(sinceMs).toISOString() })}\n`);
+      const { sinceMs, acknowledgedUntilMs, ...rest } = row;
+      const until =
+        acknowledgedUntilMs === undefined
+          ? {}
+          : { acknowledgedUntil: new Date(acknowledgedUntilMs).toISOString() };
+      io.stdout(
+        `${JSON.stringify({ ...rest, ...until, since: new Date(sinceMs).toISOString() })}\n`,
+      );
     }
     return EXIT.ok;
   }
@@ -112,7 +138,7 @@ export async function alertsCommand(options: CliOptions, io: Io): Promise<number
         row.state,
         row.severity,
         formatInZone(row.sinceMs, config.timezone),
-        row.acknowledgedBy ?? '-',
+        acknowledged(row, nowMs, config.timezone),
         row.silencedBy ?? '-',
       ]),
     ]),

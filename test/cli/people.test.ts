@@ -128,6 +128,42 @@ describe('Commands: silence, ack, alerts (local state)', () => {
     );
   });
 
+  it('shows until when an acknowledgement by call holds, and that it lapsed', async () => {
+    const { state, at } = setup();
+    const { store } = await seeded(state);
+    const loaded = await store.loadNotifier();
+    const key = 'stuck-ringing{call_id=c1}';
+    const notifier = loaded.state as NonNullable<typeof loaded.state>;
+    const tracked = notifier.alerts?.[key];
+    if (tracked === undefined) throw new Error(`${key} is not followed`);
+    const ack = {
+      by: '+919800000001',
+      at: T0 + MINUTE,
+      via: 'call' as const,
+      until: T0 + 31 * MINUTE,
+    };
+    await store.commitNotifier(loaded.revision, {
+      state: { ...notifier, alerts: { ...notifier.alerts, [key]: { ...tracked, ack } } },
+      consumed: {},
+      owed: [],
+    });
+
+    const holding = at(2);
+    expect(await runCli(['alerts', '--state', state, '--rule', 'stuck-ringing'], holding)).toBe(0);
+    expect(holding.outLines()[1]).toContain('+919800000001 until 2026-11-21 10:31:00 IST');
+    const json = at(2);
+    expect(await runCli(['alerts', '--state', state, '--json'], json)).toBe(0);
+    expect(JSON.parse(json.outLines()[0] ?? '{}')).toMatchObject({
+      key,
+      acknowledgedBy: '+919800000001',
+      acknowledgedUntil: '2026-11-21T05:01:00.000Z',
+    });
+
+    const lapsed = at(31);
+    expect(await runCli(['alerts', '--state', state, '--rule', 'stuck-ringing'], lapsed)).toBe(0);
+    expect(lapsed.outLines()[1]).toContain('+919800000001 (lapsed)');
+  });
+
   it('adds, lists and expires a silence; the notifier then records matching events instead of sending them', async () => {
     const { state, at } = setup();
     const { config, store } = await seeded(state);
