@@ -146,7 +146,8 @@ export class Attendant {
 
   /**
    * Acknowledgements by call that lapsed (`ack.timeout`, contract 6.1 rule 7): the alert, still
-   * firing, is told again to its own channels and its escalation resumes. Runs after the step's
+   * firing, is told again to its own channels and its escalation resumes; while a silence holds
+   * it, that telling waits for the silence's end, on all its own channels. Runs after the step's
    * events, so a call or a repeat at the very minute it lapses is taken first.
    */
   lapse(): void {
@@ -155,8 +156,19 @@ export class Attendant {
       const { ack } = tracked;
       if (ack?.until === undefined || ackHolds(ack, nowMs)) continue;
       const { ack: _lapsed, ...rest } = tracked;
+      if (tracked.untoldSince !== undefined) {
+        // A silence holds it (had it ended, its end would have told it already): the telling
+        // is kept from all its own channels and told when the silence ends (contract section
+        // 6), not only on those the silence kept an earlier event from.
+        const { untoldOn, ...all } = rest;
+        const on =
+          untoldOn === undefined
+            ? {}
+            : { untoldOn: [...new Set([...untoldOn, ...tracked.channels])] };
+        this.alerts.set(key, settle({ ...all, ...on }));
+        continue;
+      }
       this.alerts.set(key, settle(rest));
-      if (tracked.untoldSince !== undefined) continue;
       const base = tracked.event ?? alertAsEvent(key, tracked);
       this.routed.push({
         event: {
