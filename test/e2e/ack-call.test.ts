@@ -1,11 +1,3 @@
-import { SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
-import {
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
 import type { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPollerHandler } from '../../functions/handler';
@@ -16,6 +8,7 @@ import { ManualClock } from '../../simulator/clock';
 import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
 import { invoke, type RuntimeHarness, silentLogger, startRuntimeHarness } from './lambda';
+import { StandIns } from './stand-ins';
 
 /**
  * Contract 6.1 rule 7 on moto: an ack's confirmation goes to its caller alone, whatever the
@@ -76,18 +69,10 @@ ack: { did: "${ACK_DID}" }
 `;
 }
 
-/** The JSON SNS holds of a CDK filter policy. */
-function policyJson(filter: Record<string, SubscriptionFilter>): string {
-  return JSON.stringify(
-    Object.fromEntries(Object.entries(filter).map(([name, value]) => [name, value.conditions])),
-  );
-}
-
 const clock = new ManualClock(T0);
 let harness: RuntimeHarness;
-const sqs = new SQSClient({});
 /** SQS stand-ins of the subscriptions, each with the filter policy the stack gives it. */
-const standIns = new Map<string, string>();
+let standIns: StandIns;
 
 function at(ms: number) {
   clock.set(ms);
@@ -95,26 +80,8 @@ function at(ms: number) {
 }
 
 /** What reached a stand-in since the last look, as `kind to` (`-`: addressed to nobody). */
-async function reached(name: string): Promise<string[]> {
-  const url = standIns.get(name) ?? '';
-  const out: string[] = [];
-  for (;;) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
-    );
-    if (Messages.length === 0) return out;
-    for (const message of Messages) {
-      const body = JSON.parse(message.Body ?? '{}') as Message;
-      out.push(`${body.kind} ${body.to ?? '-'}`);
-    }
-    await sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: url,
-        Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
-      }),
-    );
-  }
-}
+const reached = (name: string) =>
+  standIns.reached(name, (body) => `${body.kind} ${body.to ?? '-'}`);
 
 beforeAll(async () => {
   harness = await startRuntimeHarness({
@@ -124,41 +91,21 @@ beforeAll(async () => {
     channels: { oncall: { minSeverity: 'warning' }, primary: { minSeverity: 'warning' } },
     rules,
   });
-  const sns = new SNSClient({});
-  const standIn = async (
-    channel: string,
-    name: string,
-    filter: Record<string, SubscriptionFilter>,
-  ) => {
-    const { QueueUrl } = await sqs.send(
-      new CreateQueueCommand({ QueueName: `e2a-${name.replaceAll(' ', '-')}` }),
-    );
-    const { Attributes } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
-    );
-    await sns.send(
-      new SubscribeCommand({
-        TopicArn: harness.stack.topics[channel],
-        Protocol: 'sqs',
-        Endpoint: Attributes?.QueueArn,
-        Attributes: { RawMessageDelivery: 'true', FilterPolicy: policyJson(filter) },
-      }),
-    );
-    standIns.set(name, QueueUrl ?? '');
-  };
+  standIns = new StandIns('e2a');
+  const standIn = (channel: string, name: string, filter: Record<string, SubscriptionFilter>) =>
+    standIns.add(harness.stack.topics[channel] ?? '', name, filter);
   const warning = severityFilter('warning');
   await standIn('oncall', 'first sms', smsFilter(FIRST, warning));
   await standIn('oncall', 'second sms', smsFilter(SECOND, warning));
   await standIn('oncall', 'oncall email', warning);
   await standIn('primary', 'asha sms', memberFilter('asha', 'warning', true));
   await standIn('primary', 'ravi sms', memberFilter('ravi', 'warning', true));
-  sns.destroy();
   vi.useFakeTimers({ toFake: ['Date'] });
 }, 180_000);
 
 afterAll(async () => {
   vi.useRealTimers();
-  sqs.destroy();
+  standIns?.destroy();
   await harness?.close();
 });
 

@@ -1,21 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
-import { SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
-import {
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
-import type { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli/main';
 import { createPollerHandler } from '../../functions/handler';
 import { createNotifierHandler } from '../../functions/notifier-handler';
 import { memberFilter, severityFilter, withoutHandoffs } from '../../infra/topics';
-import type { Message } from '../../shared/notifier/types';
 import { ManualClock } from '../../simulator/clock';
 import { AGENTS, DIDS } from '../../simulator/scenarios/roster';
 import type { Scenario } from '../../simulator/scenarios/types';
@@ -27,6 +17,7 @@ import {
   startRuntimeHarness,
   TOKEN_PARAMETER,
 } from './lambda';
+import { StandIns } from './stand-ins';
 
 /**
  * Saturday 21 November 2026, 10:00 in India: Asha's shift, Ravi's from 10:30. The channel takes
@@ -89,18 +80,10 @@ rules:
 `;
 }
 
-/** The JSON SNS holds of a CDK filter policy. */
-function policyJson(filter: Record<string, SubscriptionFilter>): string {
-  return JSON.stringify(
-    Object.fromEntries(Object.entries(filter).map(([name, value]) => [name, value.conditions])),
-  );
-}
-
 const clock = new ManualClock(T0);
 let harness: RuntimeHarness;
-const sqs = new SQSClient({});
 /** SQS stand-ins of each person's SMS and email subscription, with the stack's filter policies. */
-const standIns = new Map<string, string>();
+let standIns: StandIns;
 
 function at(ms: number) {
   clock.set(ms);
@@ -108,26 +91,8 @@ function at(ms: number) {
 }
 
 /** What reached a stand-in since the last look, as `kind oncall`. */
-async function reached(name: string): Promise<string[]> {
-  const url = standIns.get(name) ?? '';
-  const out: string[] = [];
-  for (;;) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
-    );
-    if (Messages.length === 0) return out;
-    for (const message of Messages) {
-      const body = JSON.parse(message.Body ?? '{}') as Message;
-      out.push(`${body.kind} ${body.oncall ?? '-'}`);
-    }
-    await sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: url,
-        Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
-      }),
-    );
-  }
-}
+const reached = (name: string) =>
+  standIns.reached(name, (body) => `${body.kind} ${body.oncall ?? '-'}`);
 
 /** The fixed list: an SQS stand-in of `ops-list@example.com` with the stack's filter policy. */
 const fixedList = () => reached('ops-list email');
@@ -149,31 +114,13 @@ beforeAll(async () => {
     channels: { oncall: {} },
     rules,
   });
-  const sns = new SNSClient({});
-  const topic = harness.stack.topics.oncall;
-  const standIn = async (name: string, filter: Record<string, SubscriptionFilter>) => {
-    const { QueueUrl } = await sqs.send(
-      new CreateQueueCommand({ QueueName: `e2o-${name.replace(' ', '-')}` }),
-    );
-    const { Attributes } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
-    );
-    await sns.send(
-      new SubscribeCommand({
-        TopicArn: topic,
-        Protocol: 'sqs',
-        Endpoint: Attributes?.QueueArn,
-        Attributes: { RawMessageDelivery: 'true', FilterPolicy: policyJson(filter) },
-      }),
-    );
-    standIns.set(name, QueueUrl ?? '');
-  };
+  standIns = new StandIns('e2o');
+  const topic = harness.stack.topics.oncall ?? '';
   for (const person of ['asha', 'ravi']) {
-    await standIn(`${person} sms`, memberFilter(person, 'critical', true));
-    await standIn(`${person} email`, memberFilter(person, 'critical', false));
+    await standIns.add(topic, `${person} sms`, memberFilter(person, 'critical', true));
+    await standIns.add(topic, `${person} email`, memberFilter(person, 'critical', false));
   }
-  await standIn('ops-list email', withoutHandoffs(severityFilter('critical')));
-  sns.destroy();
+  await standIns.add(topic, 'ops-list email', withoutHandoffs(severityFilter('critical')));
   await new CloudFormationClient({}).send(
     new CreateStackCommand({
       StackName: STACK,
@@ -192,7 +139,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.useRealTimers();
-  sqs.destroy();
+  standIns?.destroy();
   await harness?.close();
 });
 
