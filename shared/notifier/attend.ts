@@ -197,8 +197,13 @@ export class Attendant {
       this.#notes.delete(event.key);
       // Over by the time the notifier saw its silence end (the end came in the same step): a
       // silence's end tells only an alert still firing (contract section 6), so not the firing.
+      // Once: a later resolution of the alert in this step (after an outage, it fired again and
+      // ended again) ends a new firing, which is told (rule 1).
       const unsilenced = this.#unsilenced.get(event.key);
-      if (unsilenced !== undefined) this.routed.splice(this.routed.indexOf(unsilenced), 1);
+      if (unsilenced !== undefined) {
+        this.#unsilenced.delete(event.key);
+        this.routed.splice(this.routed.indexOf(unsilenced), 1);
+      }
       // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
       if (notification.untold === true) {
         this.routed.push({ event, channels: notification.channels });

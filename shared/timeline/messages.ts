@@ -1,9 +1,10 @@
 import { evaluate } from '../engine/evaluate';
-import type { SourceState } from '../engine/types';
+import type { Notification, SourceState } from '../engine/types';
 import { decide } from '../notifier/decide';
-import type { PersonAction } from '../notifier/people';
+import { applyAction, type PersonAction } from '../notifier/people';
 import type { Message, MutedEvent, NotifierState, Outbound } from '../notifier/types';
 import type { Config, SourceName } from '../types/config';
+import { downUntil, type NotifierOutage } from './outage';
 import type { ConfigChange, TimelineAction, TimelineEntry } from './parse';
 import { watchedSources } from './replay';
 
@@ -25,13 +26,16 @@ export interface MessageReplay {
  * entry's events go to the notifier at the entry's time; between entries the notifier's clock
  * ticks at each time it said it is due (a rotation's handoff too); after the last entry it ticks
  * until nothing but handoffs is due (the last held group, the last digest). A deploy of another
- * rules file (`changes`) takes effect at its time, for the notifier and the engine alike. Pure.
+ * rules file (`changes`) takes effect at its time, for the notifier and the engine alike. While
+ * the notifier is down (`outages`) the engine goes on and people's actions reach its state, as
+ * deployed; the events wait for its first step after, at the outage's end. Pure.
  */
 export function replayMessages(
   first: Config,
   entries: readonly TimelineEntry[],
   actions: readonly TimelineAction[] = [],
   changes: readonly ConfigChange[] = [],
+  outages: readonly NotifierOutage[] = [],
 ): MessageReplay {
   const states: Partial<Record<SourceName, SourceState>> = {};
   let config = first;
@@ -43,12 +47,24 @@ export function replayMessages(
   let dueAt: number | undefined;
   // Whether anything but a rotation's next handoff is due: trailing ticks stop when not.
   let held = false;
+  // Events decided while the notifier was down, for its first step after.
+  const waiting: Notification[] = [];
   const step = (
     events: Parameters<typeof decide>[2],
     nowMs: number,
     acts: readonly PersonAction[] = [],
   ) => {
-    const decision = decide(config, notifier, events, nowMs, acts);
+    const down = downUntil(outages, nowMs);
+    if (down !== undefined) {
+      for (const event of events) waiting.push(event);
+      for (const action of acts) notifier = applyAction(notifier, action, nowMs);
+      dueAt = down;
+      held = true;
+      return;
+    }
+    const backlog = waiting.length === 0 ? events : [...waiting, ...events];
+    waiting.length = 0;
+    const decision = decide(config, notifier, backlog, nowMs, acts);
     for (const event of decision.muted) muted.push(event);
     notifier = decision.state;
     // A due time that is not ahead would tick forever; the next entry's step picks it up.

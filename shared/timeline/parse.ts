@@ -13,6 +13,7 @@ import { tryParseDuration } from '../time/duration';
 import { parseApiTimestamp, parseOffsetTimestamp } from '../time/zone';
 import { type Config, SOURCES, type SourceName } from '../types/config';
 import { TimelineError, type TimelineIssue } from './errors';
+import { type NotifierOutage, readOutageLine } from './outage';
 
 export { replayTimeline } from './replay';
 
@@ -41,11 +42,15 @@ export interface ConfigChange {
   readonly config: Config;
 }
 
-/** A timeline read whole: its polls, its people's actions and its deploys, each in time order. */
+/**
+ * A timeline read whole: its polls, its people's actions, its deploys and the notifier's
+ * outages, each in time order.
+ */
 export interface Timeline {
   readonly entries: readonly TimelineEntry[];
   readonly actions: readonly TimelineAction[];
   readonly changes: readonly ConfigChange[];
+  readonly outages: readonly NotifierOutage[];
 }
 
 const FAILURE_KINDS = ['auth', 'http', 'network', 'timeout', 'body', 'rate-limited'] as const;
@@ -266,7 +271,8 @@ export function parseTimeline(
  * (the silence starts at `at`), `{"at":...,"ack":{"key"|"rule":...,"by":...}}` and
  * `{"at":...,"override":{"rotation":...,"who":...,"from":TIME,"until":TIME,"by":...}}`; and
  * deploys of another rules file, `{"at":...,"config":{...the whole rules file...}}` (contract
- * 6.1 rule 8: the pollers and the notifier run under it from `at`).
+ * 6.1 rule 8: the pollers and the notifier run under it from `at`); and outages of the
+ * notifier, `{"at":...,"notifier":{"down":"30m"}}` (`outage.ts`).
  *
  * @throws TimelineError as `parseTimeline`, action lines' mistakes included.
  */
@@ -279,6 +285,7 @@ export function readTimeline(
   const entries: TimelineEntry[] = [];
   const actions: TimelineAction[] = [];
   const changes: ConfigChange[] = [];
+  const outages: NotifierOutage[] = [];
   const issues: TimelineIssue[] = [];
   let lastAt = Number.NEGATIVE_INFINITY;
   // A byte-order mark (some editors write one) is not part of the first line.
@@ -298,7 +305,11 @@ export function readTimeline(
       typeof json === 'object' &&
       json !== null &&
       !Array.isArray(json) &&
-      ('silence' in json || 'ack' in json || 'override' in json || 'config' in json)
+      ('silence' in json ||
+        'ack' in json ||
+        'override' in json ||
+        'config' in json ||
+        'notifier' in json)
     ) {
       const record = json as Record<string, unknown>;
       const atMs = typeof record.at === 'string' ? readAt(record.at, zone) : undefined;
@@ -318,6 +329,16 @@ export function readTimeline(
         }
         lastAt = atMs;
         changes.push({ atMs, config: deployed.config });
+        return;
+      }
+      if ('notifier' in record) {
+        const down = readOutageLine(record, atMs);
+        if ('message' in down) {
+          issues.push({ line, message: down.message });
+          return;
+        }
+        lastAt = atMs;
+        outages.push(down.outage);
         return;
       }
       const read = readActionLine(record, atMs, zone);
@@ -358,5 +379,5 @@ export function readTimeline(
     });
   });
   if (issues.length > 0) throw new TimelineError(fileName, issues);
-  return { entries, actions, changes };
+  return { entries, actions, changes, outages };
 }

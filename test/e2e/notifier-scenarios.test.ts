@@ -8,6 +8,7 @@ import type { Message } from '../../shared/notifier/types';
 import { MemoryMessagePublisher } from '../../shared/ports/memory';
 import { notifierStep } from '../../shared/runner/notifier-step';
 import { replayMessages } from '../../shared/timeline/messages';
+import { downUntil } from '../../shared/timeline/outage';
 import type { SourceName } from '../../shared/types/config';
 import { loadScenario, SCENARIO_FILES } from '../notifier/scenario-files';
 import { createStateTable } from '../support/aws';
@@ -34,10 +35,12 @@ afterAll(async () => {
  * A scenario as the deployed notifier runs it: the engine's events of each poll handed to
  * `notifierStep` on the DynamoDB store (the notifier's state written and read back as the
  * item's JSON between steps), the clock's ticks at each due time, people's actions written
- * to the stored state as `telealert silence|ack --stack` does. The messages published.
+ * to the stored state as `telealert silence|ack --stack` does. While the notifier is down (a
+ * `notifier` line), it takes no step: the polls' events wait for its first step after, as the
+ * pollers' owed events wait in the table. The messages published.
  */
 async function deployedMessages(file: string): Promise<readonly Message[]> {
-  const { config: first, entries, actions, changes } = loadScenario(file);
+  const { config: first, entries, actions, changes, outages } = loadScenario(file);
   let config = first;
   tables += 1;
   const tableName = `notifier-scenario-${tables}`;
@@ -49,9 +52,24 @@ async function deployedMessages(file: string): Promise<readonly Message[]> {
   // Whether anything but a rotation's next handoff is due: trailing ticks stop when not, as
   // replay's do.
   let held = false;
+  const waiting: Notification[] = [];
   const step = async (events: readonly Notification[], nowMs: number) => {
+    const down = downUntil(outages, nowMs);
+    if (down !== undefined) {
+      waiting.push(...events);
+      dueAt = down;
+      held = true;
+      return;
+    }
     clock = nowMs;
-    const result = await notifierStep({ config, store, publisher, now: () => nowMs, events });
+    const backlog = [...waiting.splice(0), ...events];
+    const result = await notifierStep({
+      config,
+      store,
+      publisher,
+      now: () => nowMs,
+      events: backlog,
+    });
     dueAt =
       result.nextDueAtMs !== undefined && result.nextDueAtMs > nowMs
         ? result.nextDueAtMs
@@ -110,8 +128,8 @@ describe('Deployed notifier on moto: the notifier scenarios, step by step throug
   it.each(SCENARIO_FILES)(
     'publishes exactly what replay --messages decides: %s',
     async (file) => {
-      const { scenario, config, entries, actions, changes } = loadScenario(file);
-      const replayed = replayMessages(config, entries, actions, changes).messages;
+      const { scenario, config, entries, actions, changes, outages } = loadScenario(file);
+      const replayed = replayMessages(config, entries, actions, changes, outages).messages;
       const deployed = await deployedMessages(file);
       expect(deployed.map((message) => message.id)).toEqual(replayed.map((message) => message.id));
       expect(deployed).toEqual(replayed);

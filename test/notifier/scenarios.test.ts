@@ -28,8 +28,14 @@ describe('Scenarios: messages from recorded timelines', () => {
   });
 
   it.each(files)('%s', (file) => {
-    const { scenario, config, entries, actions, changes } = load(file);
-    const { messages, muted, notifier } = replayMessages(config, entries, actions, changes);
+    const { scenario, config, entries, actions, changes, outages } = load(file);
+    const { messages, muted, notifier } = replayMessages(
+      config,
+      entries,
+      actions,
+      changes,
+      outages,
+    );
     expect(
       messages.map((message, index) => shown(message, config.timezone, scenario.expect[index])),
       scenario.description,

@@ -150,3 +150,36 @@ describe('Function: readTimeline (overrides)', () => {
     ]);
   });
 });
+
+describe('Function: readTimeline (notifier outages)', () => {
+  it('reads the notifier down from its line for a duration, beside the polls', () => {
+    const timeline = readTimeline(
+      [
+        line({ at: AT, source: 'live_calls', records: [] }),
+        line({ at: AT, notifier: { down: '34m' } }),
+        line({ at: '2026-11-21 10:30:00', source: 'live_calls', records: [] }),
+      ].join('\n'),
+      't.jsonl',
+      ZONE,
+    );
+    expect(timeline.entries).toHaveLength(2);
+    expect(timeline.outages).toEqual([{ fromMs: AT_MS, toMs: AT_MS + 34 * 60_000 }]);
+  });
+
+  it('names a duration that is none, a missing one and time going back', () => {
+    expect(
+      issuesOf(
+        [
+          line({ at: AT, source: 'live_calls', records: [] }),
+          line({ at: AT, notifier: { down: 'a while' } }),
+          line({ at: AT, notifier: {} }),
+          line({ at: '2026-11-21 09:00:00', notifier: { down: '5m' } }),
+        ].join('\n'),
+      ),
+    ).toEqual([
+      't.jsonl:2: notifier.down: "a while" is not a duration (90s, 15m, 2h)',
+      expect.stringMatching(/^t\.jsonl:3: notifier\.down: /),
+      't.jsonl:4: at: earlier than the line before; keep time order',
+    ]);
+  });
+});
