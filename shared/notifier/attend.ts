@@ -4,7 +4,7 @@ import type { Config, Severity } from '../types/config';
 import { ACK_ANSWER_EVERY_MS, takeAckCall } from './ack-call';
 import type { Direct, Routed } from './direct';
 import { escalationDueAt } from './escalate';
-import { displacedBy, overLimit } from './follow';
+import { FollowedAlerts, overLimit } from './follow';
 import { heldEvent } from './group';
 import { keptNotes, note } from './noted';
 import { keptSilences, withPeople } from './people';
@@ -67,7 +67,7 @@ export class Attendant {
   /** Ack confirmations, by channel. */
   readonly direct = new Map<string, Direct[]>();
   readonly muted: MutedEvent[] = [];
-  readonly alerts: Map<string, TrackedAlert>;
+  readonly alerts: FollowedAlerts;
   readonly silences: readonly Silence[];
   readonly #ackCalls: Record<string, number> = {};
   /** By caller: when their last call was confirmed (contract 6.1 rule 7). */
@@ -83,7 +83,7 @@ export class Attendant {
     readonly followAtMost: number,
   ) {
     this.silences = keptSilences(state.silences ?? [], nowMs);
-    this.alerts = new Map(
+    this.alerts = new FollowedAlerts(
       Object.entries(state.alerts ?? {}).map(([key, tracked]) => [
         key,
         retire(config, tracked, nowMs),
@@ -372,11 +372,12 @@ export class Attendant {
 
   /**
    * Whether a new firing of `key` may be followed: it is followed already (a new firing takes
-   * its place), there is room, or it displaces a less severe alert (`displacedBy`).
+   * its place), there is room, or it displaces a less severe alert
+   * (`FollowedAlerts.displacedBy`).
    */
   #room(key: string, severity: Severity): boolean {
     if (this.alerts.has(key) || this.alerts.size < this.followAtMost) return true;
-    const displaced = displacedBy(this.alerts, severity);
+    const displaced = this.alerts.displacedBy(severity);
     if (displaced === undefined) return false;
     this.#unfollow(displaced);
     return true;

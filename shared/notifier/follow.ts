@@ -20,26 +20,94 @@ export function formatLimit(limit: number): string {
 
 const rank = (severity: Severity): number => SEVERITIES.indexOf(severity);
 
+/** A followed alert's place within its severity. */
+interface Place {
+  readonly key: string;
+  readonly firedAt: number;
+}
+
+/** `a` fired before `b`, or as they fired and its key is less: `b` is displaced first. */
+const older = (a: Place, b: Place): boolean =>
+  a.firedAt !== b.firedAt ? a.firedAt < b.firedAt : a.key < b.key;
+
 /**
- * Which followed alert a newcomer of `severity` takes the place of when `MAX_FOLLOWED_ALERTS`
- * are followed: the least severe, and of those the newest (the last to fire, then the greatest
- * key), provided it is strictly less severe than the newcomer. Undefined: the newcomer is not
- * followed. So within one severity the first come keep their place (a flood cannot take the
- * escalation of alerts already waiting for it), and a critical alert is never unfollowed
- * while a warning is followed.
+ * The followed alerts by key, a `Map` that also keeps them per severity, oldest first, so
+ * `displacedBy` reads its answer off the end of a list instead of passing over them all: a
+ * flood past the limit asks it once per event (issue 27).
  */
-export function displacedBy(
-  alerts: ReadonlyMap<string, TrackedAlert>,
-  severity: Severity,
-): string | undefined {
-  let chosen: { key: string; tracked: TrackedAlert } | undefined;
-  for (const [key, tracked] of alerts) {
-    if (rank(tracked.severity) >= rank(severity)) continue;
-    if (chosen === undefined || before(key, tracked, chosen.key, chosen.tracked)) {
-      chosen = { key, tracked };
-    }
+export class FollowedAlerts extends Map<string, TrackedAlert> {
+  /** By rank + 1: a severity the rules no longer know ranks -1, least severe, as in `before`. */
+  readonly #bySeverity: Place[][] = [[], ...SEVERITIES.map(() => [])];
+
+  constructor(entries: Iterable<readonly [string, TrackedAlert]> = []) {
+    // `Map`'s own constructor would call `set` before `#bySeverity` exists.
+    super();
+    for (const [key, tracked] of entries) this.set(key, tracked);
   }
-  return chosen?.key;
+
+  override set(key: string, tracked: TrackedAlert): this {
+    const was = this.get(key);
+    if (was?.severity !== tracked.severity || was.firedAt !== tracked.firedAt) {
+      if (was !== undefined) this.#unplace(key, was);
+      const places = this.#places(tracked.severity);
+      const place = { key, firedAt: tracked.firedAt };
+      places.splice(placeOf(places, place), 0, place);
+    }
+    return super.set(key, tracked);
+  }
+
+  override delete(key: string): boolean {
+    const was = this.get(key);
+    if (was !== undefined) this.#unplace(key, was);
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    for (const places of this.#bySeverity) places.length = 0;
+    super.clear();
+  }
+
+  /**
+   * Which followed alert a newcomer of `severity` takes the place of when `MAX_FOLLOWED_ALERTS`
+   * are followed: the least severe, and of those the newest (the last to fire, then the
+   * greatest key), provided it is strictly less severe than the newcomer. Undefined: the
+   * newcomer is not followed. So within one severity the first come keep their place (a flood
+   * cannot take the escalation of alerts already waiting for it), and a critical alert is
+   * never unfollowed while a warning is followed.
+   */
+  displacedBy(severity: Severity): string | undefined {
+    // The lists at rank + 1 below the newcomer's, least severe first.
+    for (let index = 0; index < rank(severity) + 1; index += 1) {
+      const newest = this.#bySeverity[index]?.at(-1);
+      if (newest !== undefined) return newest.key;
+    }
+    return undefined;
+  }
+
+  #places(severity: Severity): Place[] {
+    const places = this.#bySeverity[rank(severity) + 1];
+    // Unreachable: every rank + 1 is an index of `#bySeverity`.
+    if (places === undefined) throw new RangeError(`no place for severity ${severity}`);
+    return places;
+  }
+
+  #unplace(key: string, tracked: TrackedAlert): void {
+    const places = this.#places(tracked.severity);
+    places.splice(placeOf(places, { key, firedAt: tracked.firedAt }), 1);
+  }
+}
+
+/** Where `place` is, or would go, in `places` (oldest first): a binary search. */
+function placeOf(places: readonly Place[], place: Place): number {
+  let low = 0;
+  let high = places.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const at = places[middle];
+    if (at !== undefined && older(at, place)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** `a` is displaced before `b`: less severe, or as severe and newer. */
