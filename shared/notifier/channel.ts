@@ -359,7 +359,8 @@ export class ChannelFlow {
           !this.#inWindow,
         );
         for (const candidate of digest) this.#decided.push(candidate);
-        this.#noteTold(deferred);
+        // An escalation stands outside the channel's groups, told at once or deferred alike.
+        this.#noteTold(deferred.filter((event) => event.escalation !== true));
       }
       this.#deferred = [];
     }
@@ -512,7 +513,7 @@ export class ChannelFlow {
     for (const item of direct) {
       if (item.reason === 'escalation' && !this.#active) {
         // Deferred, still the page it would have been now (contract 6.1 rules 2 and 5).
-        for (const event of item.events) this.#deferred.push({ ...event, firstTold: true });
+        for (const event of item.events) this.#deferred.push({ ...event, escalation: true });
         continue;
       }
       const parts = compose({

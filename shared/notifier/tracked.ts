@@ -37,7 +37,10 @@ export function isFirstFiring(event: HeldEvent): boolean {
  * passes the SMS cap (contract 6.1 rule 2).
  */
 export function isPage(event: HeldEvent): boolean {
-  return event.severity === 'critical' && (isFirstFiring(event) || event.firstTold === true);
+  return (
+    event.severity === 'critical' &&
+    (isFirstFiring(event) || event.firstTold === true || event.escalation === true)
+  );
 }
 
 /**

@@ -95,11 +95,17 @@ export interface HeldEvent {
    */
   readonly untold?: true;
   /**
-   * A telling that is the alert's page, as its first firing would have been (contract 6.1
-   * rules 2, 4 and 5): the first telling of a firing a silence kept untold (the firing or a
-   * repeat of it, once the silence ended), or an escalation deferred by active hours.
+   * The first telling of a firing a silence kept untold (the firing or a repeat of it, once
+   * the silence ended): the alert's page, as its first firing would have been (contract 6.1
+   * rules 2 and 4).
    */
   readonly firstTold?: true;
+  /**
+   * An escalation step's telling, deferred by active hours to the channel's digest: still the
+   * page it would have been when due (contract 6.1 rules 2 and 5), and, as an escalation,
+   * outside the channel's groups (the alert does not count as firing in them).
+   */
+  readonly escalation?: true;
   readonly sms: string;
   readonly subject: string;
   /** The event's full email text; dropped once a message is too large to show it whole. */
