@@ -52,6 +52,19 @@ export function acknowledged(h: History, episode: Episode, now: number): boolean
   return last.until === undefined || now < last.until;
 }
 
+/**
+ * The episode's own channels: its rule's when it fired, and those its repeats went to since (a
+ * rules file deployed while it fired may have renamed one, contract 6.1 rule 8). Not the
+ * channels an escalation step told.
+ */
+export function ownChannels(h: History, episode: Episode): Set<string> {
+  const own = new Set(episode.channels);
+  for (const item of h.items) {
+    if (item.episode === episode && item.escalation === undefined) own.add(item.channel);
+  }
+  return own;
+}
+
 /** Channels told the episode's firing, by any kind of message. */
 export function heardBy(h: History, episode: Episode): Set<string> {
   const out = new Set<string>();

@@ -7,6 +7,7 @@ import {
   heardBy,
   isOpen,
   linesOf,
+  ownChannels,
   ruleOf,
   silenced,
   toldFiring,
@@ -346,12 +347,8 @@ class Step implements StepContext {
       const ack = lapsed[lapsed.length - 1];
       if (ack?.until !== undefined && ack.until <= now && ack.lapsedTold === undefined) {
         ack.lapsedTold = now;
-        // To its own channels: its rule's when it fired, and those its repeats went to since
-        // (a rules file deployed while it fired may have renamed one).
-        const own = new Set(episode.channels);
-        for (const item of h.items) {
-          if (item.episode === episode && item.escalation === undefined) own.add(item.channel);
-        }
+        // To its own channels: its rule's when it fired, and those its repeats went to since.
+        const own = ownChannels(h, episode);
         // At its latest firing event's severity (a deploy may have changed its rule's).
         const severity = episode.latestSeverity ?? episode.severity;
         for (const name of own) this.route(name, episode, 'firing', latest, { severity });
@@ -366,16 +363,20 @@ class Step implements StepContext {
       const steps = ruleOf(config, episode.rule)?.escalate ?? [];
       if (!isOpen(episode) || steps.length === 0) continue;
       if (acknowledged(h, episode, now) || silenced(h, episode, episode.severity, now)) continue;
+      // Its own channels now: a channel renamed while it fired is its own under the new name.
+      const own = ownChannels(h, episode);
       const told = h.messages.find(
         (message) =>
           (message.kind === 'alerts' || message.kind === 'digest') &&
-          episode.channels.includes(message.channel) &&
+          own.has(message.channel) &&
           message.lines.some((line) => line.episode === episode.id && line.status === 'firing'),
       );
       if (told === undefined) continue;
       const lapsed = h.acks.filter((ack) => ack.episode === episode && ack.until !== undefined);
       const resume = lapsed.reduce((at, ack) => Math.max(at, ack.until ?? 0), 0);
+      // Its latest firing event, at that event's severity (a deploy may have changed its rule's).
       const latest = episode.firings[episode.firings.length - 1] as number;
+      const severity = episode.latestSeverity ?? episode.severity;
       for (let index = 0; index < steps.length; index += 1) {
         if (h.escalations.some((done) => done.episode === episode && done.step === index)) continue;
         const step = steps[index] as { afterMs: number; notify: readonly string[] };
@@ -385,7 +386,7 @@ class Step implements StepContext {
           const channel = config.channels[name];
           if (channel === undefined) continue;
           if (!activeAt(channel, now)) {
-            this.route(name, episode, 'firing', latest, { escalation: index });
+            this.route(name, episode, 'firing', latest, { escalation: index, severity });
             continue;
           }
           const id = `${name}\u0000${index}`;
@@ -398,7 +399,7 @@ class Step implements StepContext {
                 status: 'firing',
                 at: latest,
                 arrival: now,
-                severity: episode.severity,
+                severity,
                 first: false,
               },
             ],
