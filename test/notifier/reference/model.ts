@@ -126,13 +126,29 @@ class Step implements StepContext {
       for (const item of held) item.fate = { how: 'told', at: this.now };
       for (const entry of capped) entry.recapped = this.now;
       // As the gone channel would have told them: a resolution whose firing it heard is no news.
-      const lines = linesOf(held, (episode) => toldFiring(this.h, episode, name));
+      // A firing whose SMS the cap held, resolved while held: it fired and resolved unpaged, so
+      // it is told resolved with `firedAt` (rule 3), as the cap's digest would have told it.
+      const cappedFiring = (episode: Episode) =>
+        capped.some((entry) => entry.episode === episode && entry.status === 'firing');
+      const lines = linesOf(
+        held,
+        (episode) => toldFiring(this.h, episode, name) && !cappedFiring(episode),
+      );
+      const toldThere = this.h.messages
+        .filter((message) => message.channel === name && message.kind !== 'ack')
+        .flatMap((message) => message.lines);
       for (const episode of new Set(capped.map((entry) => entry.episode))) {
         if (lines.some((line) => line.episode === episode.id)) continue;
-        const told = this.h.messages
-          .filter((message) => message.channel === name && message.kind !== 'ack')
-          .flatMap((message) => message.lines)
-          .filter((line) => line.episode === episode.id);
+        // Each alert's latest firing, as the cap's digest tells it (rule 3): not an earlier
+        // firing's, once a later one was told there.
+        const later = this.h.episodes.some(
+          (other) =>
+            other.key === episode.key &&
+            other.id > episode.id &&
+            toldThere.some((line) => line.episode === other.id),
+        );
+        if (later) continue;
+        const told = toldThere.filter((line) => line.episode === episode.id);
         const last = told[told.length - 1];
         if (last === undefined) continue;
         // As the cap's digest tells them: fired and resolved while held, with `firedAt`.
