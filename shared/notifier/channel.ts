@@ -8,7 +8,7 @@ import type { Direct } from './direct';
 import { foldEvents } from './fold';
 import { groupOf, trimTexts } from './group';
 import { silenceFor } from './silence';
-import { endsInAnEvent, isFirstFiring, isPage } from './tracked';
+import { endsInAnEvent, isPage } from './tracked';
 import type { ChannelState, GroupState, HeldEvent, Outbound, Silence } from './types';
 
 /**
@@ -101,12 +101,13 @@ class DeferredFirings {
 }
 
 /**
- * A handover (`handover.ts`) that tells a critical alert's first firing, which its gone channel
- * never paged (still firing, or fired and resolved while held), pages: the cap does not hold it
- * (contract 6.1 rule 2).
+ * A handover (`handover.ts`) that tells a page its gone channel never sent pages: a critical
+ * alert's first firing (still firing, or fired and resolved while held), or another page it
+ * kept (`isPage`: an escalation deferred by active hours, a firing a silence kept untold). The
+ * cap does not hold it (contract 6.1 rules 2, 5 and 8).
  */
 function pagesInHandover(events: readonly HeldEvent[]): boolean {
-  return events.some((event) => event.severity === 'critical' && isFirstFiring(event));
+  return events.some(isPage);
 }
 
 /** The group once its held events went (told, deferred or silenced): its interval goes on. */
