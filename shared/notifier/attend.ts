@@ -12,6 +12,7 @@ import { silenceFor } from './silence';
 import {
   ackHolds,
   alertAsEvent,
+  escalatedTo,
   isFirstFiring,
   isRepeat,
   kept,
@@ -214,11 +215,16 @@ export class Attendant {
       const channels = [...new Set([...notification.channels, ...reached])];
       // Channels its firing never went to (the rule's notify changed meanwhile), or never heard
       // (a silence kept it untold until now): told firedAt (contract 6.1 rule 3). A followed
-      // alert knows where its firing and repeats went; the engine says it of others.
+      // alert knows where its firing and repeats went; the engine says it of others. A channel
+      // an escalation step told heard it (a channel renamed into the rule's notify after its
+      // firing went, which the step reached under its new name).
+      const escalated = tracked === undefined ? new Set<string>() : escalatedTo(tracked);
       const fresh = new Set(
         tracked === undefined
           ? (notification.newTo ?? [])
-          : notification.channels.filter((name) => !reached.has(name) || neverHeard(tracked, name)),
+          : notification.channels.filter(
+              (name) => !reached.has(name) || (neverHeard(tracked, name) && !escalated.has(name)),
+            ),
       );
       const heard = channels.filter((name) => !fresh.has(name));
       if (heard.length > 0) this.routed.push({ event, channels: heard });

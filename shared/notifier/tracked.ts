@@ -172,13 +172,18 @@ export function alertAsEvent(key: string, tracked: TrackedAlert): HeldEvent {
   };
 }
 
-/** The channels an alert has reached: its own, and those its escalation has gone to. */
-export function reachedChannels(tracked: TrackedAlert): Set<string> {
-  const out = new Set(tracked.channels);
+/** The channels an alert's escalation has gone to (its steps done). */
+export function escalatedTo(tracked: TrackedAlert): Set<string> {
+  const out = new Set<string>();
   (tracked.escalate ?? []).slice(0, tracked.escalated ?? 0).forEach((step) => {
     for (const name of step.notify) out.add(name);
   });
   return out;
+}
+
+/** The channels an alert has reached: its own, and those its escalation has gone to. */
+export function reachedChannels(tracked: TrackedAlert): Set<string> {
+  return new Set([...tracked.channels, ...escalatedTo(tracked)]);
 }
 
 /**
