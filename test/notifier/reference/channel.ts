@@ -161,8 +161,8 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   const pages = (message: ModelMessage) =>
     message.lines.some(
       (line) =>
-        line.severity === 'critical' &&
-        (line.first || (line.status === 'firing' && message.kind === 'escalation')),
+        line.first ||
+        (line.severity === 'critical' && line.status === 'firing' && message.kind === 'escalation'),
     );
   // "At most `smsPerHour` SMS per channel per rolling hour": a page goes whatever the count,
   // so this minute's pages count first and the room they leave goes to the other messages,

@@ -60,8 +60,9 @@ export interface Line {
   readonly episode: number;
   readonly severity: Severity;
   /**
-   * This line is the alert's page to the channel (the SMS cap never holds a critical one): it
-   * tells the episode's first firing, or an escalation step deferred by active hours.
+   * This line is a critical alert's page to the channel (the SMS cap never holds it): it tells
+   * the episode's first firing at critical, or an escalation step of it at critical deferred by
+   * active hours.
    */
   readonly first: boolean;
 }
