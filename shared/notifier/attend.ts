@@ -156,19 +156,11 @@ export class Attendant {
     for (const [key, tracked] of this.alerts) {
       const { ack } = tracked;
       if (ack?.until === undefined || ackHolds(ack, nowMs)) continue;
+      // A silence holds it: the acknowledgement lapses when the silence ends (contract 6.1
+      // rule 7, section 6), told then to all its own channels as any lapse is; a new
+      // acknowledgement meanwhile replaces it.
+      if (tracked.untoldSince !== undefined) continue;
       const { ack: _lapsed, ...rest } = tracked;
-      if (tracked.untoldSince !== undefined) {
-        // A silence holds it (had it ended, its end would have told it already): the telling
-        // is kept from all its own channels and told when the silence ends (contract section
-        // 6), not only on those the silence kept an earlier event from.
-        const { untoldOn, ...all } = rest;
-        const on =
-          untoldOn === undefined
-            ? {}
-            : { untoldOn: [...new Set([...untoldOn, ...tracked.channels])] };
-        this.alerts.set(key, settle({ ...all, ...on }));
-        continue;
-      }
       this.alerts.set(key, settle(rest));
       const base = tracked.event ?? alertAsEvent(key, tracked);
       this.routed.push({
