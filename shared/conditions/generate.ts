@@ -114,16 +114,17 @@ function canonicalPhoneSource(condition: PlannedCondition, fail: string): string
 }
 
 /**
- * Source that runs `fail` unless the value in `v` passes condition `index`. `lowered`: text in
- * `v` is already lower-cased (and trimmed), so equality is `===`; `canonical`: phones in `v`
- * are canonical (read by the record's normaliser), so their equality is `===` too.
+ * Source that runs `fail` unless the value in `v` passes condition `index`. `folded`: source of
+ * an expression true when `v` holds text already trimmed and lower-cased, whose equality is
+ * then `===` (absent: equality always folds, `equalsText`); `canonical`: phones in `v` are
+ * canonical (read by the record's normaliser), so their equality is `===` too.
  */
 function testSource(
   condition: PlannedCondition,
   index: number,
   constants: unknown[],
   fail: string,
-  lowered = false,
+  folded?: string,
   canonical = false,
 ): string {
   const fallback = `if (!T[${index}](v)) ${fail}`;
@@ -140,7 +141,7 @@ function testSource(
   const equality = (value: ConditionValue) => {
     const literal = JSON.stringify(value.value);
     const call = `equalsText(v, ${literal})`;
-    return lowered ? `(typeof v === 'string' ? v === ${literal} : ${call})` : call;
+    return folded === undefined ? call : `(${folded} ? v === ${literal} : ${call})`;
   };
   const textual = condition.values.every((value) => value.kind === 'text');
   if (condition.op === 'any' && textual && condition.values.length > SET_LOOKUP_AT) {
@@ -171,17 +172,20 @@ const recordLoad: LoadSource = (field, fail) =>
     ? `v = r.createdAtMs; if (v === undefined) ${fail} v = (nowMs - v) / 1000;`
     : `v = f[${JSON.stringify(field)}]; if (v === undefined || v === '') ${fail}`;
 
-/** Source of one condition: load the field, absent never holds (`fail`), then test it. */
+/**
+ * Source of one condition: load the field, absent never holds (`fail`), then test it.
+ * `folded` and `canonical`: what the load leaves in `v` (`testSource`).
+ */
 export function conditionSource(
   condition: PlannedCondition,
   index: number,
   constants: unknown[],
   fail = 'return false;',
   load: LoadSource = recordLoad,
-  lowered = false,
+  folded?: string,
   canonical = false,
 ): string {
-  const test = testSource(condition, index, constants, fail, lowered, canonical);
+  const test = testSource(condition, index, constants, fail, folded, canonical);
   return `${load(condition.field, fail)}\n  ${test}`;
 }
 

@@ -37,8 +37,13 @@ export type Scan = (
   tracked: ArrayLike<number> | undefined,
 ) => void;
 
-/** Distinct texts a scan remembers folded, per field: a poll's states and gateways are few. */
-const MAX_FOLDED = 256;
+/**
+ * Distinct texts a scan remembers folded, per field: a poll's states and gateways are few.
+ * Past them a field's texts are mostly new (an id, a reference): each is trimmed, not folded,
+ * and compared by `equalsText`, which lower-cases as it goes and stops at the first difference
+ * (looking it up, folding a copy and hashing it cost several times that, for nothing).
+ */
+export const MAX_FOLDED = 256;
 
 /**
  * Kinds whose raw value a scan remembers normalised, per field, like folded text: a poll's
@@ -48,6 +53,11 @@ const REMEMBERED_KINDS: ReadonlySet<string> = new Set(['phone', 'phones', 'direc
 
 /** Not yet read in this row (a field slot's value before its first load). */
 const UNREAD: unique symbol = Symbol('unread');
+
+/** The variable telling whether a raw text slot holds its text folded (`MAX_FOLDED`). */
+function foldedFlag(index: number): string {
+  return `F${index}`;
+}
 
 /** The fields a scan of `plans` reads (`age` among them when a rule asks it). */
 export function scanFields(plans: readonly (readonly PlannedCondition[] | undefined)[]): string[] {
@@ -126,22 +136,32 @@ export function generateScan(
     }
     // Text compares trimmed and lower-cased (`compareText`): folded once a row, not once a rule,
     // and in raw rows once a scan for each text met (a poll repeats a few states many times).
-    const fold = `if (typeof ${x} === 'string') ${x} = ${x}.trim().toLowerCase();`;
-    const reader = readers[index] as RowField;
-    if (mode === 'records' || reader.wholeRow) {
+    if (mode === 'records') {
+      const fold = `if (typeof ${x} === 'string') ${x} = ${x}.trim().toLowerCase();`;
       return `if (${x} === U) { ${read} ${fold} } v = ${x}; if (v === undefined || v === '') ${fail}`;
     }
     if (!folded.includes(index)) folded.push(index);
     const cache = `C${index}`;
-    const fresh = `${x} = r.trim().toLowerCase(); if (${cache}.size < ${MAX_FOLDED}) ${cache}.set(r, ${x});`;
+    const flag = foldedFlag(index);
+    const reader = readers[index] as RowField;
+    // `r`: the text to fold. A raw text needs no normaliser (what it makes of a text folds the
+    // same); anything else, and a field read from several (the gateway), is read by it first.
+    const text = reader.wholeRow
+      ? `${read} r = ${x};`
+      : `r = row[${JSON.stringify(reader.name)}]; if (typeof r !== 'string') { ${read} r = ${x}; }`;
     return [
       `if (${x} === U) {`,
-      `r = row[${JSON.stringify(reader.name)}];`,
-      `if (typeof r === 'string') { ${x} = ${cache}.get(r); if (${x} === undefined) { ${fresh} } }`,
-      `else { ${read} ${fold} }`,
+      text,
+      `if (typeof r !== 'string') ${flag} = false;`,
+      `else if (${cache}.size < ${MAX_FOLDED}) { ${x} = ${cache}.get(r); if (${x} === undefined) { ${x} = r.trim().toLowerCase(); ${cache}.set(r, ${x}); } ${flag} = true; }`,
+      `else { ${x} = r.trim(); ${flag} = false; }`,
       `} v = ${x}; if (v === undefined || v === '') ${fail}`,
     ].join(' ');
   };
+  // In raw rows whether a text slot holds its text folded is the slot's flag; records' text is
+  // folded as it is read.
+  const foldedSource = (field: string) =>
+    mode === 'raw' ? foldedFlag(fields.indexOf(field)) : "typeof v === 'string'";
   const constants: unknown[] = [];
   const tests: ValueTest[] = [];
   const rules = plans.map((plan, rule) => {
@@ -151,14 +171,14 @@ export function generateScan(
     const label = `rule${rule}`;
     const conditions = plan.map((condition) => {
       tests.push(compileValueTest(condition.kind, condition.op, condition.values));
-      const lowered = condition.field !== 'age' && fieldKind(source, condition.field) === 'text';
+      const text = condition.field !== 'age' && fieldKind(source, condition.field) === 'text';
       return conditionSource(
         condition,
         tests.length - 1,
         constants,
         `break ${label};`,
         load,
-        lowered,
+        text ? foldedSource(condition.field) : undefined,
         // Raw rows' phones are read by the record's normaliser: canonical.
         mode === 'raw',
       );
@@ -175,6 +195,8 @@ export function generateScan(
     '  let m;',
     '  let r;',
     ...folded.map((index) => `  const C${index} = new Map();`),
+    // Set wherever the slot is read, before anything reads it.
+    ...folded.map((index) => `  let ${foldedFlag(index)} = false;`),
     ...remembered.map((index) => `  const P${index} = new Map();`),
     '  for (let i = 0; i < rows.length; i += 1) {',
     '    const row = rows[i];',

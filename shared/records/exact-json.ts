@@ -35,9 +35,13 @@ export function hasMoneyFields(source: SourceName): boolean {
  * A money member whose value is a number literal of 16 characters or more: the only literals
  * a double may not hold (15 significant digits always round-trip). Most answers hold none.
  * One regular expression is the cheapest search measured: about 1 GB/s over a payments
- * answer, several times faster over live calls than `includes` of the keys.
+ * answer, several times faster over live calls than `includes` of the keys, or a loop of
+ * `indexOf`. It leaves out the key's opening quote, which every key and text begins with: the
+ * regular expression then looks far fewer places over (about 30% faster on a payments
+ * answer), and a member whose key only ends in a money key's name costs a parse with
+ * `keepMoneyText`, which reads only the money keys themselves.
  */
-const LONG_MONEY_LITERAL = new RegExp(`"(?:${MONEY_KEYS.join('|')})"\\s*:\\s*-?[\\d.]{16}`);
+const LONG_MONEY_LITERAL = new RegExp(`(?:${MONEY_KEYS.join('|')})"\\s*:\\s*-?[\\d.]{16}`);
 
 /** What `JSON.parse` hands a reviver about a primitive (Node 22 and later): its source text. */
 interface ReviverContext {

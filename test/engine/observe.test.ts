@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileWhereClosures } from '../../shared/conditions/compile';
+import { MAX_FOLDED } from '../../shared/conditions/scan';
 import { compileRule, type Observation } from '../../shared/engine/aggregate';
 import { observeAll } from '../../shared/engine/observe';
 import { alertKey } from '../../shared/engine/state';
@@ -320,6 +321,76 @@ describe('Function: observeAll', () => {
     },
     PROPERTY_TIMEOUT_MS,
   );
+
+  it('compares texts past the ones a scan remembers folded as it compares the first ones', () => {
+    // Enough distinct texts to fill each text field's remembered folds before the rows drawn.
+    const filler = Array.from({ length: MAX_FOLDED }, (_, i) => ({
+      id: `f${i}`,
+      status: `Filler ${i}`,
+      gateway: `Gate ${i}`,
+      payment_id: `PAY_F${i}`,
+      created_at: '21-Nov-2026 09:00:00',
+    }));
+    const text = fc.constantFrom(
+      'pending',
+      'PENDING ',
+      ' Pending\t',
+      'success',
+      'Razorpay',
+      'RAZORPAY ',
+      'pay_7',
+      'PAY_7',
+      ' pay_70',
+      'pénding',
+      '',
+      '  ',
+      null,
+      7,
+    );
+    const row = fc.record(
+      {
+        id: fc.constantFrom('1', '2', '3'),
+        status: text,
+        gateway: fc.oneof(text, fc.constant({})),
+        payment_gateway: text,
+        payment_id: text,
+        created_at: fc.constantFrom('21-Nov-2026 09:59:00', 'soon'),
+      },
+      { requiredKeys: ['id'] },
+    );
+    const where = fc.record(
+      {
+        status: fc.constantFrom('pending', '<> success', ['pending', 'success'], '> p'),
+        gateway: fc.constantFrom('razorpay', '<> razorpay', '<= razorpay'),
+        payment_id: fc.constantFrom('pay_7', '<> PAY_7', ['pay_7', 'pay_70'], '< pay_8'),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(where, { minLength: 1, maxLength: 3 }),
+        fc.array(row, { maxLength: 8 }),
+        (wheres, drawn) => {
+          const rows = [...filler, ...drawn];
+          const rules = wheres.map((w, i) =>
+            rule({ name: `r${i}`, source: 'payments', where: w as Record<string, string> }),
+          );
+          const observed = (closures: boolean) =>
+            rules.map((r) => ({ compiled: interpretedRule(closures, r) }));
+          const raw = observeAll(
+            observed(false),
+            readBatch('payments', rows, ZONE).records,
+            T0,
+            ZONE,
+          );
+          const records = RecordBatch.of(parseRecords('payments', rows, ZONE).records);
+          const reference = observeAll(observed(true), records, T0, ZONE, { generated: false });
+          expect(brief(raw)).toEqual(brief(reference));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 
   it('gives every rule its answer when a source has more rules than one pass takes', () => {
     const rules = Array.from({ length: 70 }, (_, i) =>

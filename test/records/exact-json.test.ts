@@ -80,6 +80,14 @@ describe('Money sent as JSON numbers is read exactly', () => {
     });
   });
 
+  it('keeps a long literal exact only under a money key, not one that merely ends like one', () => {
+    expect(
+      parseJsonExact(
+        '{"net_amount_paid": 100000.0999999999999999, "xamount_tax":100000.0999999999999999, "amount_paid": 1}',
+      ),
+    ).toEqual({ net_amount_paid: 100000.1, xamount_tax: 100000.1, amount_paid: 1 });
+  });
+
   it('reads any money literal as its exact decimal value', () => {
     const literal = fc
       .tuple(
