@@ -28,6 +28,8 @@ export const EMPTY_CHANNEL: ChannelState = {
 export interface ChannelOptions {
   readonly foldAbove: number;
   readonly release: boolean;
+  /** Whether a followed alert is acknowledged in this step (after people's actions). */
+  readonly acknowledged: (key: string) => boolean;
 }
 
 /** An event a silence matched when its channel was about to tell it. */
@@ -43,12 +45,22 @@ function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean
 }
 
 /**
- * A message telling these events pages past the SMS cap: it tells a critical alert's first
- * firing (contract 6.1 rule 2), even told resolved (it fired and resolved while held), not its
- * repeat or resolution alone; not when a silence kept the firing from the message.
+ * A message telling these events pages past the SMS cap (contract 6.1 rule 2): it tells a
+ * critical alert's first firing, even told resolved (it fired and resolved while held), or the
+ * first telling of a firing a silence kept untold (`isPage`), not a repeat or resolution alone;
+ * or a critical escalation deferred by active hours while its alert still fires
+ * unacknowledged (resolved or acknowledged meanwhile, it is news, no longer a page).
  */
-function pagesIn(events: readonly HeldEvent[]): boolean {
-  return events.some(isPage);
+function pagesIn(events: readonly HeldEvent[], acknowledged: (key: string) => boolean): boolean {
+  const latest = new Map<string, HeldEvent>();
+  for (const event of events) latest.set(event.key, event);
+  return events.some((event) =>
+    event.escalation === true
+      ? event.severity === 'critical' &&
+        latest.get(event.key)?.status === 'firing' &&
+        !acknowledged(event.key)
+      : isPage(event),
+  );
 }
 
 /** When the firing an event belongs to fired (undefined: not known, an event of an older version). */
@@ -98,16 +110,6 @@ class DeferredFirings {
     this.list.push(event);
     if (this.#tags !== undefined) this.#add(this.#tags, event);
   }
-}
-
-/**
- * A handover (`handover.ts`) that tells a page its gone channel never sent pages: a critical
- * alert's first firing (still firing, or fired and resolved while held), or another page it
- * kept (`isPage`: an escalation deferred by active hours, a firing a silence kept untold). The
- * cap does not hold it (contract 6.1 rules 2, 5 and 8).
- */
-function pagesInHandover(events: readonly HeldEvent[]): boolean {
-  return events.some(isPage);
 }
 
 /** The group once its held events went (told, deferred or silenced): its interval goes on. */
@@ -356,7 +358,7 @@ export class ChannelFlow {
           'deferred',
           'active-hours',
           deferred,
-          pagesIn(deferred),
+          pagesIn(deferred, options.acknowledged),
           !this.#inWindow,
         );
         for (const candidate of digest) this.#decided.push(candidate);
@@ -401,7 +403,12 @@ export class ChannelFlow {
         this.#groups.set(key, emptied);
         continue;
       }
-      for (const candidate of this.#candidates('alerts', key, told, pagesIn(told))) {
+      for (const candidate of this.#candidates(
+        'alerts',
+        key,
+        told,
+        pagesIn(told, this.options.acknowledged),
+      )) {
         this.#decided.push(candidate);
       }
       const { firing: _before, ...rest } = emptied;
@@ -513,7 +520,8 @@ export class ChannelFlow {
     const zone = config.timezone;
     for (const item of direct) {
       if (item.reason === 'escalation' && !this.#active) {
-        // Deferred, still the page it would have been now (contract 6.1 rules 2 and 5).
+        // Deferred: still the page it would have been now, while the alert fires
+        // unacknowledged (contract 6.1 rules 2 and 5; `pagesIn`).
         for (const event of item.events) this.#deferred.push({ ...event, escalation: true });
         continue;
       }
@@ -528,9 +536,11 @@ export class ChannelFlow {
         title: item.title,
         ...(item.ack === undefined ? {} : { ack: item.ack }),
       });
+      // A handover (`handover.ts`) pages for a page its gone channel kept and never sent
+      // (contract 6.1 rules 2, 5 and 8), as that channel's own digest would have.
       const critical =
         item.reason === 'handover'
-          ? pagesInHandover(item.events)
+          ? pagesIn(item.events, options.acknowledged)
           : item.events.some((event) => event.severity === 'critical');
       parts.forEach((part, index) => {
         // An ack's SMS goes to the caller alone (`to`), whatever `minSeverity` (contract 6.1 rule 7).

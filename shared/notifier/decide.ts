@@ -155,6 +155,7 @@ export function decide(
   const people = new Attendant(config, acted, nowMs, how.followAtMost);
   for (const event of events) people.take(event);
   people.lapse();
+  const acknowledged = (key: string) => people.alerts.get(key)?.ack !== undefined;
   // The channels' own messages: grouped, deferred, silenced when they go.
   const flows = Object.values(config.channels).map((channel) => {
     const flow = new ChannelFlow(
@@ -162,7 +163,7 @@ export function decide(
       reaching(channel, onCall.get(channel.name)),
       acted.channels[channel.name] ?? EMPTY_CHANNEL,
       nowMs,
-      how,
+      { ...how, acknowledged },
     );
     flow.route(
       people.routed

@@ -32,15 +32,12 @@ export function isFirstFiring(event: HeldEvent): boolean {
 }
 
 /**
- * A critical alert's page: its first firing, the first telling of a firing a silence kept
- * untold, or an escalation deferred by active hours. Brings its group forward to `wait` and
- * passes the SMS cap (contract 6.1 rule 2).
+ * A critical alert's page: its first firing, or the first telling of a firing a silence kept
+ * untold. Brings its group forward to `wait` and passes the SMS cap (contract 6.1 rule 2; an
+ * escalation deferred by active hours may page too: `pagesIn` in channel.ts).
  */
 export function isPage(event: HeldEvent): boolean {
-  return (
-    event.severity === 'critical' &&
-    (isFirstFiring(event) || event.firstTold === true || event.escalation === true)
-  );
+  return event.severity === 'critical' && (isFirstFiring(event) || event.firstTold === true);
 }
 
 /**

@@ -102,7 +102,8 @@ export interface HeldEvent {
   readonly firstTold?: true;
   /**
    * An escalation step's telling, deferred by active hours to the channel's digest: still the
-   * page it would have been when due (contract 6.1 rules 2 and 5), and, as an escalation,
+   * page it would have been when due while its alert fires unacknowledged (contract 6.1 rules
+   * 2 and 5), and, as an escalation,
    * outside the channel's groups (the alert does not count as firing in them).
    */
   readonly escalation?: true;

@@ -1,5 +1,14 @@
 import type { ChannelConfig, Config } from '../../../shared/types/config';
-import { activeAt, groupKey, linesOf, pending, rank, silenced, toldFiring } from './facts';
+import {
+  acknowledged,
+  activeAt,
+  groupKey,
+  linesOf,
+  pending,
+  rank,
+  silenced,
+  toldFiring,
+} from './facts';
 import type { Episode, History, Item, Line, ModelMessage } from './history';
 
 /**
@@ -157,11 +166,17 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   // the message that first tells it, even as resolved (it fired and resolved while held); nor
   // is its escalation held, the first message that tells the step's channel of it (the
   // contract's "first message of a new group"), at once or, deferred by active hours, in the
-  // channel's digest (even as resolved, as the first firing).
+  // channel's digest while the alert still fires unacknowledged (resolved or acknowledged by
+  // then, it is news, not a page).
+  const deferredPage = (line: Line) =>
+    line.escalation &&
+    line.status === 'firing' &&
+    !acknowledged(h, h.episodes[line.episode] as Episode, now);
   const pages = (message: ModelMessage) =>
     message.lines.some(
       (line) =>
         line.first ||
+        deferredPage(line) ||
         (line.severity === 'critical' && line.status === 'firing' && message.kind === 'escalation'),
     );
   // "At most `smsPerHour` SMS per channel per rolling hour": a page goes whatever the count,

@@ -132,8 +132,9 @@ export function linesOf(items: readonly Item[], heard: (episode: Episode) => boo
       // A page by its own event's severity: an alert that fired at info is not paged because a
       // rules file deployed since made its repeats critical (rule 2: "the first firing of an
       // alert at critical").
-      first: mine.some(
-        (item) => (item.first || item.escalation !== undefined) && item.severity === 'critical',
+      first: mine.some((item) => item.first && item.severity === 'critical'),
+      escalation: mine.some(
+        (item) => item.escalation !== undefined && item.severity === 'critical',
       ),
     });
   }

@@ -59,12 +59,13 @@ export interface Line {
   readonly firedAt?: number;
   readonly episode: number;
   readonly severity: Severity;
-  /**
-   * This line is a critical alert's page to the channel (the SMS cap never holds it): it tells
-   * the episode's first firing at critical, or an escalation step of it at critical deferred by
-   * active hours.
-   */
+  /** It tells the episode's first firing at critical: a page (the SMS cap never holds it). */
   readonly first: boolean;
+  /**
+   * It tells an escalation step at critical deferred by active hours: a page while the alert
+   * fires unacknowledged.
+   */
+  readonly escalation: boolean;
 }
 
 export interface ModelMessage {

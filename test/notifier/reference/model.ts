@@ -316,6 +316,7 @@ class Step implements StepContext {
           episode: episode.id,
           severity: episode.severity,
           first: false,
+          escalation: false,
         })),
         sms: true,
         noneFiring: firing.length === 0,
