@@ -119,7 +119,10 @@ export async function alertsCommand(options: CliOptions, io: Io): Promise<number
       const until =
         acknowledgedUntilMs === undefined
           ? {}
-          : { acknowledgedUntil: new Date(acknowledgedUntilMs).toISOString() };
+          : {
+              acknowledgedUntil: new Date(acknowledgedUntilMs).toISOString(),
+              ...(acknowledgedUntilMs <= nowMs ? { acknowledgementLapsed: true } : {}),
+            };
       io.stdout(
         `${JSON.stringify({ ...rest, ...until, since: new Date(sinceMs).toISOString() })}\n`,
       );

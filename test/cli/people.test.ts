@@ -162,6 +162,13 @@ describe('Commands: silence, ack, alerts (local state)', () => {
     const lapsed = at(31);
     expect(await runCli(['alerts', '--state', state, '--rule', 'stuck-ringing'], lapsed)).toBe(0);
     expect(lapsed.outLines()[1]).toContain('+919800000001 (lapsed)');
+    const lapsedJson = at(31);
+    expect(await runCli(['alerts', '--state', state, '--json'], lapsedJson)).toBe(0);
+    expect(JSON.parse(lapsedJson.outLines()[0] ?? '{}')).toMatchObject({
+      key,
+      acknowledgedUntil: '2026-11-21T05:01:00.000Z',
+      acknowledgementLapsed: true,
+    });
   });
 
   it('adds, lists and expires a silence; the notifier then records matching events instead of sending them', async () => {

@@ -92,8 +92,13 @@ beforeAll(async () => {
     rules,
   });
   standIns = new StandIns('e2a');
+  const topicOf = (channel: string) => {
+    const topic = harness.stack.topics[channel];
+    if (topic === undefined) throw new Error(`the deployed stack has no topic for ${channel}`);
+    return topic;
+  };
   const standIn = (channel: string, name: string, filter: Record<string, SubscriptionFilter>) =>
-    standIns.add(harness.stack.topics[channel] ?? '', name, filter);
+    standIns.add(topicOf(channel), name, filter);
   const warning = severityFilter('warning');
   await standIn('oncall', 'first sms', smsFilter(FIRST, warning));
   await standIn('oncall', 'second sms', smsFilter(SECOND, warning));

@@ -115,7 +115,8 @@ beforeAll(async () => {
     rules,
   });
   standIns = new StandIns('e2o');
-  const topic = harness.stack.topics.oncall ?? '';
+  const topic = harness.stack.topics.oncall;
+  if (topic === undefined) throw new Error('the deployed stack has no topic for oncall');
   for (const person of ['asha', 'ravi']) {
     await standIns.add(topic, `${person} sms`, memberFilter(person, 'critical', true));
     await standIns.add(topic, `${person} email`, memberFilter(person, 'critical', false));

@@ -10,7 +10,7 @@ import type { SubscriptionFilter } from 'aws-cdk-lib/aws-sns';
 import type { Message } from '../../shared/notifier/types';
 
 /** The JSON SNS holds of a CDK filter policy. */
-export function policyJson(filter: Record<string, SubscriptionFilter>): string {
+function policyJson(filter: Record<string, SubscriptionFilter>): string {
   return JSON.stringify(
     Object.fromEntries(Object.entries(filter).map(([name, value]) => [name, value.conditions])),
   );
