@@ -112,6 +112,24 @@ class DeferredFirings {
   }
 }
 
+/**
+ * The group's firing alerts less those whose resolution it held and a silence kept untold
+ * (`told`: the held events that go).
+ */
+function withoutHushedEnds(
+  group: GroupState,
+  told: readonly HeldEvent[],
+): readonly string[] | undefined {
+  if (group.firing === undefined || told.length === group.held.length) return group.firing;
+  const going = new Set(told);
+  const ended = new Set(
+    group.held
+      .filter((event) => event.status === 'resolved' && !going.has(event))
+      .map((event) => event.key),
+  );
+  return ended.size === 0 ? group.firing : group.firing.filter((key) => !ended.has(key));
+}
+
 /** The group once its held events went (told, deferred or silenced): its interval goes on. */
 function emptiedOf(group: GroupState): GroupState {
   return {
@@ -397,8 +415,11 @@ export class ChannelFlow {
         this.#defer(key, group);
         continue;
       }
-      const emptied = emptiedOf(group);
       const told = this.#unsilenced(group.held, silences, silenced);
+      // A resolution a silence kept untold still ends its alert: the group has nothing firing
+      // once the others are over too (contract 6.1 rule 2).
+      const before = withoutHushedEnds(group, told);
+      const emptied = emptiedOf({ ...group, ...(before === undefined ? {} : { firing: before }) });
       if (told.length === 0) {
         this.#groups.set(key, emptied);
         continue;
@@ -412,7 +433,7 @@ export class ChannelFlow {
         this.#decided.push(candidate);
       }
       const { firing: _before, ...rest } = emptied;
-      const firing = this.#stillFiring(group.firing, told);
+      const firing = this.#stillFiring(before, told);
       this.#groups.set(key, { ...rest, lastSentAt: nowMs, ...(firing ? { firing } : {}) });
     }
   }
