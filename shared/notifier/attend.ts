@@ -64,7 +64,7 @@ export class Attendant {
   /** Events that go on to the channels' stages, in order (untold firings whose silence ended first). */
   readonly routed: Routed[] = [];
   /** This step's tellings of firings a silence kept untold, by alert key. */
-  readonly #unsilenced = new Map<string, Routed>();
+  readonly #unsilenced = new Map<string, Routed[]>();
   /** Ack confirmations, by channel. */
   readonly direct = new Map<string, Direct[]>();
   readonly muted: MutedEvent[] = [];
@@ -119,11 +119,20 @@ export class Attendant {
       if (silenceFor(this.silences, tracked, this.nowMs) !== undefined) continue;
       const { untoldSince: _since, untoldOn, ...rest } = tracked;
       this.alerts.set(key, settle(rest));
-      const event =
-        tracked.unheard === true ? { ...tracked.event, firstTold: true as const } : tracked.event;
-      const routed = { event, channels: untoldOn ?? tracked.channels };
+      // On a channel never told this firing, its first telling: its page there (contract 6.1
+      // rule 2), as its first firing would have been; on one that heard it (an escalation's
+      // message told it), a telling again, even of the first firing's own event.
+      const channels = untoldOn ?? tracked.channels;
+      const escalated = escalatedTo(tracked);
+      const untold = (name: string) => neverHeard(tracked, name) && !escalated.has(name);
+      const fresh = channels.filter(untold);
+      const heard = channels.filter((name) => !untold(name));
+      const { firstTold: _first, again: _again, escalation: _escalated, ...event } = tracked.event;
+      const routed: Routed[] = [];
+      if (fresh.length > 0) routed.push({ event: { ...event, firstTold: true }, channels: fresh });
+      if (heard.length > 0) routed.push({ event: { ...event, again: true }, channels: heard });
       this.#unsilenced.set(key, routed);
-      this.routed.push(routed);
+      for (const item of routed) this.routed.push(item);
     }
   }
 
@@ -189,13 +198,18 @@ export class Attendant {
       this.alerts.delete(event.key);
       this.#notes.delete(event.key);
       // Over by the time the notifier saw its silence end (the end came in the same step): a
-      // silence's end tells only an alert still firing (contract section 6), so not the firing.
-      // Once: a later resolution of the alert in this step (after an outage, it fired again and
-      // ended again) ends a new firing, which is told (rule 1).
-      const unsilenced = this.#unsilenced.get(event.key);
-      if (unsilenced !== undefined) {
-        this.#unsilenced.delete(event.key);
-        this.routed.splice(this.routed.indexOf(unsilenced), 1);
+      // silence's end tells only an alert still firing (contract section 6), so not the firing,
+      // unless a repeat of it in this step (the backlog of an outage) tells it all the same:
+      // then it stays, the alert's first telling, its page (rule 2). Once: a later resolution
+      // of the alert in this step (it fired again and ended again) ends a new firing, which
+      // is told (rule 1).
+      const unsilenced = this.#unsilenced.get(event.key) ?? [];
+      this.#unsilenced.delete(event.key);
+      const last = unsilenced.at(-1);
+      const after = last === undefined ? -1 : this.routed.indexOf(last);
+      const repeated = this.routed.slice(after + 1).some((item) => item.event.key === event.key);
+      if (!repeated) {
+        for (const item of unsilenced) this.routed.splice(this.routed.indexOf(item), 1);
       }
       // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
       if (notification.untold === true) {

@@ -33,11 +33,13 @@ export function isFirstFiring(event: HeldEvent): boolean {
 
 /**
  * A critical alert's page: its first firing, or the first telling of a firing a silence kept
- * untold. Brings its group forward to `wait` and passes the SMS cap (contract 6.1 rule 2; an
- * escalation deferred by active hours may page too: `pagesIn` in channel.ts).
+ * untold (not on a channel that heard it meanwhile, `again`). Brings its group forward to
+ * `wait` and passes the SMS cap (contract 6.1 rule 2; an escalation deferred by active hours
+ * may page too: `pagesIn` in channel.ts).
  */
 export function isPage(event: HeldEvent): boolean {
-  return event.severity === 'critical' && (isFirstFiring(event) || event.firstTold === true);
+  if (event.severity !== 'critical' || event.again === true) return false;
+  return isFirstFiring(event) || event.firstTold === true;
 }
 
 /**

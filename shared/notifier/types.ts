@@ -107,6 +107,11 @@ export interface HeldEvent {
    * outside the channel's groups (the alert does not count as firing in them).
    */
   readonly escalation?: true;
+  /**
+   * A firing a silence kept untold, told once it ended on a channel that heard it before (an
+   * escalation's message told it there): not its page, even its first firing's own event.
+   */
+  readonly again?: true;
   readonly sms: string;
   readonly subject: string;
   /** The event's full email text; dropped once a message is too large to show it whole. */
