@@ -327,7 +327,8 @@ class Step implements StepContext {
 
   /**
    * A silence kept the episode's first firing from the channel and nothing of it was told
-   * there since: its next telling is its page (rule 2: "the SMS cap never holds its SMS").
+   * there since, by any message (an escalation's too): its next telling is its page there
+   * (rule 2: "the SMS cap never holds its SMS"), as its first firing would have been.
    */
   untoldPage(episode: Episode, channel: string): boolean {
     const mine = this.h.items.filter(
@@ -335,18 +336,45 @@ class Step implements StepContext {
     );
     return (
       mine.some((item) => item.first && item.fate?.how === 'silenced') &&
-      mine.every((item) => item.fate?.how === 'silenced')
+      mine.every((item) => item.fate?.how === 'silenced') &&
+      !toldFiring(this.h, episode, channel)
     );
+  }
+
+  /**
+   * As `untoldPage`, but what came after the silenced first firing while the silence held
+   * still waits in its group (not yet a page).
+   */
+  keptPage(episode: Episode, channel: string, mine: readonly Item[]): boolean {
+    return (
+      mine.some((item) => item.first && item.fate?.how === 'silenced') &&
+      mine.every(
+        (item) => item.fate?.how === 'silenced' || (item.fate === undefined && !item.first),
+      ) &&
+      !toldFiring(this.h, episode, channel)
+    );
+  }
+
+  /** On some channel, the episode's latest event is a firing a silence kept untold. */
+  keptUntold(episode: Episode): boolean {
+    const channels = new Set(
+      this.h.items.filter((item) => item.episode === episode).map((item) => item.channel),
+    );
+    return [...channels].some((name) => {
+      const last = this.h.items.filter((i) => i.episode === episode && i.channel === name).at(-1);
+      return last?.fate?.how === 'silenced' && last.status === 'firing';
+    });
   }
 
   /** Firings a silence kept untold, and acknowledgements by call that lapsed: told again. */
   tellAgain(): void {
     const { h, now } = this;
     for (const episode of h.episodes) {
-      if (!isOpen(episode) || silenced(h, episode, episode.severity, now)) continue;
+      if (!isOpen(episode)) continue;
       const latest = episode.firings[episode.firings.length - 1] as number;
+      const quiet = silenced(h, episode, episode.severity, now);
       for (const name of new Set(
-        h.items.filter((i) => i.episode === episode).map((i) => i.channel),
+        h.items.filter((i) => !quiet && i.episode === episode).map((i) => i.channel),
       )) {
         const mine = h.items.filter((item) => item.episode === episode && item.channel === name);
         const last = mine[mine.length - 1];
@@ -358,11 +386,26 @@ class Step implements StepContext {
             severity: last.severity,
             first: this.untoldPage(episode, name),
           });
+        } else if (
+          last?.fate === undefined &&
+          last?.status === 'firing' &&
+          this.keptPage(episode, name, mine)
+        ) {
+          // A repeat that came while the silence held and waits in its group: "a silence is
+          // applied when a message goes" (rule 5), so it goes as what it is now, the firing the
+          // silence kept untold, told: the alert's page (rule 2).
+          this.route(name, episode, 'firing', last.at, { severity: last.severity, first: true });
         }
       }
+      // Told again when it lapses: "a silence is applied when a message goes" (rule 5), so a
+      // telling that goes once the silence is over is told, one that goes while it holds is
+      // kept untold until it ends (section 6). While a silence holds a firing of it it already
+      // kept untold, the acknowledgement lapses when that silence ends (told then, with it; a
+      // call meanwhile acknowledges it anew and nothing lapses): what the product decided.
       const lapsed = h.acks.filter((ack) => ack.episode === episode);
       const ack = lapsed[lapsed.length - 1];
-      if (ack?.until !== undefined && ack.until <= now && ack.lapsedTold === undefined) {
+      const kept = quiet && this.keptUntold(episode);
+      if (!kept && ack?.until !== undefined && ack.until <= now && ack.lapsedTold === undefined) {
         ack.lapsedTold = now;
         // To its own channels: its rule's when it fired, and those its repeats went to since.
         const own = ownChannels(h, episode);
