@@ -108,7 +108,13 @@ export interface History {
   readonly messages: ModelMessage[];
   readonly silences: SilenceRecord[];
   readonly acks: AckRecord[];
-  readonly escalations: { readonly episode: Episode; readonly step: number; readonly at: number }[];
+  /** Escalation steps done, with the channels they named then. */
+  readonly escalations: {
+    readonly episode: Episode;
+    readonly step: number;
+    readonly at: number;
+    readonly notify: readonly string[];
+  }[];
   /** Items whose SMS the cap held, and when a recap told them. */
   readonly smsHeld: {
     readonly channel: string;

@@ -290,12 +290,10 @@ class Step implements StepContext {
         (episode) =>
           isOpen(episode) &&
           (episode.channels.includes(channel.name) ||
+            // A step that told it, as the step named its channels then (its rule may be gone
+            // from the rules file since: its alerts are firing until the engine ends them).
             h.escalations.some(
-              (done) =>
-                done.episode === episode &&
-                (ruleOf(config, episode.rule)?.escalate?.[done.step]?.notify ?? []).includes(
-                  channel.name,
-                ),
+              (done) => done.episode === episode && done.notify.includes(channel.name),
             )),
       );
       const acked = firing.filter((episode) => {
@@ -441,7 +439,7 @@ class Step implements StepContext {
         if (h.escalations.some((done) => done.episode === episode && done.step === index)) continue;
         const step = steps[index] as { afterMs: number; notify: readonly string[] };
         if (Math.max(told.at + step.afterMs, resume) > now) break;
-        h.escalations.push({ episode, step: index, at: now });
+        h.escalations.push({ episode, step: index, at: now, notify: step.notify });
         for (const name of step.notify) {
           const channel = config.channels[name];
           if (channel === undefined) continue;
