@@ -511,7 +511,10 @@ export class ChannelFlow {
     if (before === undefined) return undefined;
     const firing = new Set(before);
     // Each alert by its last event told: a firing of a rule gone from the rules file followed
-    // by its resolution (contract 6.1 rule 8) is over, not unknown.
+    // by its resolution (contract 6.1 rule 8) is over, not unknown. Told firing, it fires until
+    // the engine tells it resolved at its source's next poll (rule 8): unknown only when no
+    // rule reads that source any more (nothing polls it, so no resolution will come).
+    const polled = new Set(this.config.rules.map((rule) => rule.source));
     const last = new Map<string, HeldEvent>();
     for (const event of told) {
       last.delete(event.key);
@@ -519,8 +522,9 @@ export class ChannelFlow {
     }
     for (const event of last.values()) {
       if (event.status === 'resolved') firing.delete(event.key);
-      else if (!endsInAnEvent(this.config, event.rule)) return undefined;
-      else firing.add(event.key);
+      else if (!endsInAnEvent(this.config, event.rule) && !polled.has(event.source)) {
+        return undefined;
+      } else firing.add(event.key);
     }
     return firing.size > MAX_GROUP_FIRING ? undefined : [...firing];
   }

@@ -157,8 +157,8 @@ export interface GroupState {
    * Keys of the alerts its messages told firing and not yet resolved (told, or untold with
    * `resolved: false`): once empty, the group is over and its next alert starts it afresh
    * (contract 6.1 rule 2). Absent: not known (a state of an earlier version, an alert of a
-   * rule the rules file no longer has, or more than `MAX_GROUP_FIRING`), and the group keeps
-   * its interval.
+   * rule the rules file no longer has whose source no rule reads any more, or more than
+   * `MAX_GROUP_FIRING`), and the group keeps its interval.
    */
   readonly firing?: readonly string[];
 }
