@@ -530,10 +530,12 @@ export class ChannelFlow {
   }
 
   /**
-   * Escalations, ack confirmations, rotations' handoffs and gone channels' handovers after the
-   * step's own messages: an escalation to a channel outside its active hours joins its digest
-   * (contract 6.1 rule 5); a handoff goes whatever the hours (who carries the pager is not an
-   * alert), and so does a handover (contract 6.1 rule 8: at once); then the SMS cap
+   * Escalations, ack confirmations and rotations' handoffs after the step's own messages, gone
+   * channels' handovers before them (what a gone channel kept is older than this step's
+   * events: the latest status goes last, contract 6.1 rule 3): an escalation to a channel
+   * outside its active hours joins its digest (contract 6.1 rule 5); a handoff goes whatever
+   * the hours (who carries the pager is not an alert), and so does a handover (contract 6.1
+   * rule 8: at once); then the SMS cap
    * over every message in order, and the cap's digest SMS once the hour has room (events a
    * silence now matches left out: their email told them). The channel's state and messages.
    */
@@ -543,6 +545,7 @@ export class ChannelFlow {
   ): { state: ChannelState | undefined; messages: Outbound[]; dueAtMs: number | undefined } {
     const { config, channel, nowMs, options } = this;
     const zone = config.timezone;
+    const handedOver: Candidate[] = [];
     for (const item of direct) {
       if (item.reason === 'escalation' && !this.#active) {
         // Deferred: still the page it would have been now, while the alert fires
@@ -571,7 +574,7 @@ export class ChannelFlow {
         // An ack's SMS goes to the caller alone (`to`), whatever `minSeverity` (contract 6.1 rule 7).
         const to = index === 0 && part.message.sms !== null ? item.to : undefined;
         const message = to === undefined ? part.message : { ...part.message, to };
-        this.#decided.push({
+        (item.reason === 'handover' ? handedOver : this.#decided).push({
           part: { message, ids: index === 0 ? item.delivers : [] },
           // An escalation of a critical alert is a page that matters.
           criticalFirst: index === 0 && critical,
@@ -582,7 +585,8 @@ export class ChannelFlow {
         });
       });
     }
-    const messages = capSms(channel, this.#smsSentAt, this.#smsHeld, this.#decided, nowMs);
+    const decided = [...handedOver, ...this.#decided];
+    const messages = capSms(channel, this.#smsSentAt, this.#smsHeld, decided, nowMs);
 
     // Held SMS go as one digest once the hour has room (and the channel is active).
     const room = options.release || smsRoomAt(channel, this.#smsSentAt) <= nowMs;
