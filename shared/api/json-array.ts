@@ -5,13 +5,14 @@
  * full garbage collection, beside the records, in a 256 MB function.
  *
  * Elements are cut where a chunk holds `}`, a comma and `{` with nothing but whitespace
- * between them (`},{`, or `},\n  {` in a pretty-printed answer). A cut is only a guess, since
- * the same characters can sit inside a string or a nested array; the piece before it is parsed
- * as `[piece]` and, since every piece starts where a successful one ended, a cut in the wrong
- * place always leaves an unterminated string or an unclosed bracket, which `JSON.parse`
- * refuses. A refused piece stays pending and is tried again at a later cut once the pending
- * text has doubled, until it passes `MAX_RETRIED_LENGTH` (broken JSON, or records that all
- * hold `},{`): then the rest is parsed once, at the end, so a bad body costs a bounded amount
+ * between them (`},{`, or `},\n  {` in a pretty-printed answer), once the text since the
+ * last cut is `MIN_PIECE_LENGTH` long. A cut is only a guess, since the same characters can
+ * sit inside a string or a nested array; the piece before it is parsed as `[piece]` and,
+ * since every piece starts where a successful one ended, a cut in the wrong place always
+ * leaves an unterminated string or an unclosed bracket, which `JSON.parse` refuses. A refused
+ * piece stays pending and is tried again at a later cut once the pending text has doubled,
+ * until it passes `MAX_RETRIED_LENGTH` (broken JSON, or records that all hold `},{`): then
+ * the rest is parsed once, at the end, so a bad body costs a bounded amount
  * of parsing twice, in whatever chunks it comes. So the elements are exactly `JSON.parse`'s
  * (but for a money literal a double does not hold, kept as its text: `parseJsonExact`), and a
  * body that is not valid JSON is refused as it is.
@@ -31,6 +32,16 @@ const COMMA = 0x2c;
 const CLOSE_BRACE = 0x7d;
 /** Pending text past which a refused cut stops being retried at the next chunk. */
 export const MAX_RETRIED_LENGTH = 1024 * 1024;
+/**
+ * The shortest text a piece is cut from (the last piece excepted): 128 Ki characters, so the
+ * flat copy `JSON.parse` makes of `[` + the text + `]` is past V8's largest regular object
+ * (128 KiB) and lives in the large-object space. Copies of 64 KiB chunks (as node:http reads
+ * them) filled the young generation instead: 20 MB of them over 100k payments, beside the
+ * 20 MB of rows that live through the evaluation, so every run brought a scavenge that copied
+ * the rows. On the bench's 100k payments (Intel Xeon, loaded): about one scavenge a run and
+ * 23-54 ms of collection became one every other run and 6-10 ms.
+ */
+export const MIN_PIECE_LENGTH = 128 * 1024;
 const BOM = 0xfeff;
 const OPEN = 0x5b;
 
@@ -101,10 +112,18 @@ export class JsonArrayReader implements BodyReader {
   /** Money literals a double does not hold are kept exact (`parseJsonExact`). */
   readonly #exactMoney: boolean;
 
-  /** `onRows` also says whether money literals are kept exact (`RowSink.exactMoney`). */
-  constructor(onRows?: RowSink) {
+  /** No piece is cut from less pending text than this (`MIN_PIECE_LENGTH`). */
+  readonly #minPieceLength: number;
+
+  /**
+   * `onRows` also says whether money literals are kept exact (`RowSink.exactMoney`).
+   * `minPieceLength`: the shortest text a piece is cut from (tests cut small texts with 0).
+   * @default MIN_PIECE_LENGTH
+   */
+  constructor(onRows?: RowSink, { minPieceLength = MIN_PIECE_LENGTH } = {}) {
     this.#onRows = onRows;
     this.#exactMoney = onRows?.exactMoney ?? true;
+    this.#minPieceLength = minPieceLength;
   }
 
   push(chunk: string): void {
@@ -143,10 +162,14 @@ export class JsonArrayReader implements BodyReader {
     return { kind: 'array', rows };
   }
 
-  /** `text` follows the pending text: takes the whole elements before its last `},{`. */
+  /**
+   * `text` follows the pending text: takes the whole elements before its last `},{`, once
+   * there are `#minPieceLength` characters of them.
+   */
   #take(text: string): void {
-    const comma = lastBoundary(text);
-    if (comma === -1 || this.#pending.length + comma < this.#retryAt) {
+    const shortest = Math.max(this.#retryAt, this.#minPieceLength);
+    const comma = this.#pending.length + text.length <= shortest ? -1 : lastBoundary(text);
+    if (comma === -1 || this.#pending.length + comma < shortest) {
       this.#pending += text;
       if (this.#retryAt > 0 && this.#pending.length > MAX_RETRIED_LENGTH) this.#mode = 'array-rest';
       return;

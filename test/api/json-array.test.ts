@@ -3,12 +3,16 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   JsonArrayReader,
   MAX_RETRIED_LENGTH,
+  MIN_PIECE_LENGTH,
   type StreamedBody,
 } from '../../shared/api/json-array';
 import { cutAt } from '../support/pieces';
 
+/** Cut wherever a chunk allows (`minPieceLength: 0`), so small texts exercise every cut. */
+const EVERY_CUT = { minPieceLength: 0 };
+
 function read(chunks: readonly string[]): StreamedBody {
-  const reader = new JsonArrayReader();
+  const reader = new JsonArrayReader(undefined, EVERY_CUT);
   for (const chunk of chunks) reader.push(chunk);
   return reader.end();
 }
@@ -119,7 +123,7 @@ describe('Class: JsonArrayReader', () => {
     });
 
     it('takes whole records as they come, before the end of the body', () => {
-      const reader = new JsonArrayReader();
+      const reader = new JsonArrayReader(undefined, EVERY_CUT);
       reader.push('[{"id":1},{"id":2},{"id"');
       reader.push(':3}]');
       expect(reader.end()).toEqual({ kind: 'array', rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
@@ -206,7 +210,7 @@ describe('Class: JsonArrayReader', () => {
       fc.assert(
         fc.property(rows, layout, fc.array(fc.nat(), { maxLength: 40 }), (items, how, cuts) => {
           const pieces: (readonly unknown[])[] = [];
-          const reader = new JsonArrayReader((piece) => pieces.push(piece));
+          const reader = new JsonArrayReader((piece) => pieces.push(piece), EVERY_CUT);
           for (const chunk of cutAt(render(items, how), cuts)) reader.push(chunk);
           const body = reader.end();
           const handed = pieces.flat();
@@ -228,7 +232,7 @@ describe('Class: JsonArrayReader', () => {
       ],
     ])('hands whole records over before the end of a %s body', (_, first, rest) => {
       const pieces: (readonly unknown[])[] = [];
-      const reader = new JsonArrayReader((piece) => pieces.push(piece));
+      const reader = new JsonArrayReader((piece) => pieces.push(piece), EVERY_CUT);
       reader.push(first);
       expect(pieces).toEqual([[{ id: 1 }, { id: 2 }]]);
       reader.push(rest);
@@ -238,10 +242,40 @@ describe('Class: JsonArrayReader', () => {
 
     it('hands nothing over for a body that is not an array', () => {
       const pieces: unknown[] = [];
-      const reader = new JsonArrayReader((piece) => pieces.push(piece));
+      const reader = new JsonArrayReader((piece) => pieces.push(piece), EVERY_CUT);
       reader.push('{"success":false}');
       expect(reader.end().kind).toBe('text');
       expect(pieces).toEqual([]);
+    });
+  });
+
+  describe('Option: minPieceLength', () => {
+    const payments = Array.from({ length: 4000 }, (_, id) => ({
+      id,
+      status: id % 7 === 0 ? 'pending' : 'success',
+      note: '},{ "a": [1, {"b": "}, {"}] }',
+      amount_paid: id * 1.5,
+    }));
+    const text = JSON.stringify(payments);
+
+    it.each([
+      ['64 KiB', 65_536],
+      ['1 KiB', 1024],
+    ])('parses no piece but the last from less than MIN_PIECE_LENGTH, in %s chunks', (_, size) => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const pieces: (readonly unknown[])[] = [];
+        const reader = new JsonArrayReader((piece) => pieces.push(piece));
+        for (let at = 0; at < text.length; at += size) reader.push(text.slice(at, at + size));
+        expect(reader.end()).toEqual({ kind: 'array', rows: payments });
+        const lengths = parse.mock.calls.map(([parsed]) => parsed.length);
+        // Every text parsed before the end (a cut the note fooled included) is that long.
+        expect(lengths.slice(0, -1).every((length) => length >= MIN_PIECE_LENGTH)).toBe(true);
+        expect(pieces.length).toBeGreaterThan(1);
+        expect(pieces.flat()).toEqual(payments);
+      } finally {
+        parse.mockRestore();
+      }
     });
   });
 
