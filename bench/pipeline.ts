@@ -3,7 +3,7 @@
  * and the API client (and the shared code they run), as the Lambda bundle carries no
  * generator or YAML parser.
  */
-import { JsonArrayReader } from '../shared/api/json-array';
+import { JsonArrayReader, rowSink } from '../shared/api/json-array';
 import { evaluate } from '../shared/engine/evaluate';
 import type { SourceState } from '../shared/engine/types';
 import { usedFields } from '../shared/engine/used-fields';
@@ -33,9 +33,7 @@ export function chunksOf(text: string): string[] {
  */
 function answerReader(config: Config, source: SourceName) {
   const rows = new BatchReader(source, config.timezone, { fields: usedFields(config, source) });
-  const body = new JsonArrayReader(
-    Object.assign((piece: readonly unknown[]) => rows.push(piece), { exactMoney: rows.hasMoney }),
-  );
+  const body = new JsonArrayReader(rowSink(source, rows));
   return {
     body,
     end() {

@@ -10,6 +10,7 @@ import {
   ApiTimeoutError,
   UnreadableBodyError,
 } from './errors';
+import { rowSink } from './json-array';
 import { Redactor } from './redact';
 import { fail, interpretAnswer, type Outcome } from './response';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './retry';
@@ -194,27 +195,29 @@ export class TelephonyClient {
         this.#zone,
         options.fields === undefined ? {} : { fields: options.fields },
       );
-      const answer = await this.#send(url, token, signal, rows).catch((error: unknown) => {
-        if (error instanceof UnreadableBodyError) {
-          status = error.status;
-          const reason = this.#redact(error.message).slice(0, MAX_REASON);
+      const answer = await this.#send(url, token, signal, endpoint, rows).catch(
+        (error: unknown) => {
+          if (error instanceof UnreadableBodyError) {
+            status = error.status;
+            const reason = this.#redact(error.message).slice(0, MAX_REASON);
+            return fail(
+              new ApiBodyError({ ...failure, status, reason, cause: this.#cleanCause(error) }),
+            );
+          }
+          if (timeout.aborted) {
+            const reason = `no answer within ${timeoutMs} ms`;
+            return fail(new ApiTimeoutError({ ...failure, reason }), true);
+          }
+          if (options.signal?.aborted) {
+            return fail(new ApiTimeoutError({ ...failure, reason: 'cancelled by the caller' }));
+          }
+          const cause = this.#cleanCause(error);
           return fail(
-            new ApiBodyError({ ...failure, status, reason, cause: this.#cleanCause(error) }),
+            new ApiNetworkError({ ...failure, reason: this.#describe(error), cause }),
+            true,
           );
-        }
-        if (timeout.aborted) {
-          const reason = `no answer within ${timeoutMs} ms`;
-          return fail(new ApiTimeoutError({ ...failure, reason }), true);
-        }
-        if (options.signal?.aborted) {
-          return fail(new ApiTimeoutError({ ...failure, reason: 'cancelled by the caller' }));
-        }
-        const cause = this.#cleanCause(error);
-        return fail(
-          new ApiNetworkError({ ...failure, reason: this.#describe(error), cause }),
-          true,
-        );
-      });
+        },
+      );
       if ('body' in answer) {
         status = answer.status;
         outcome = interpretAnswer(answer.status, answer.header('retry-after'), answer.body, {
@@ -240,7 +243,7 @@ export class TelephonyClient {
   }
 
   /** The transport alone: throws on a network failure, a timeout or a cancel. */
-  #send(url: string, token: string, signal: AbortSignal, rows: BatchReader) {
+  #send(url: string, token: string, signal: AbortSignal, endpoint: Endpoint, rows: BatchReader) {
     // The timeout covers the body too: a server that sends headers and then hangs is caught.
     // The transport never follows a redirect: one could carry the bearer token to another host.
     // The rows are read a piece at a time as the body is parsed, while they are in cache.
@@ -248,9 +251,7 @@ export class TelephonyClient {
       url,
       { accept: 'application/json', authorization: `Bearer ${token}` },
       signal,
-      Object.assign((piece: readonly unknown[]) => rows.push(piece), {
-        exactMoney: rows.hasMoney,
-      }),
+      rowSink(endpoint, rows),
     );
   }
 

@@ -19,6 +19,7 @@
  */
 
 import { parseJsonExact } from '../records/exact-json';
+import type { SourceName } from '../types/config';
 
 /** What a streamed body turned out to be. */
 export type StreamedBody =
@@ -81,7 +82,27 @@ export type RowSink = ((rows: readonly unknown[]) => void) & {
    * the pieces are parsed by `JSON.parse` without searching them for one. @default true
    */
   readonly exactMoney?: boolean;
+  /** The shortest text a piece of these rows is cut from. @default MIN_PIECE_LENGTH */
+  readonly minPieceLength?: number;
 };
+
+/**
+ * The sink through which a reader of `source`'s rows (the client's `BatchReader`) takes an
+ * answer's pieces: money literals kept exact where the records have money, pieces of
+ * `MIN_PIECE_LENGTH` for payments. A live-call answer is cut wherever a chunk allows: over
+ * 20k calls the long pieces measured slower (about 5% of the pipeline's CPU, 1.92x to 2.10x
+ * `JSON.parse` on the loaded Xeon), where 100k payments, whose rows live through far more
+ * young-generation allocation, gained (2.14x to 1.78x).
+ */
+export function rowSink(
+  source: SourceName,
+  rows: { push(piece: readonly unknown[]): void; readonly hasMoney: boolean },
+): RowSink {
+  return Object.assign((piece: readonly unknown[]) => rows.push(piece), {
+    exactMoney: rows.hasMoney,
+    minPieceLength: source === 'payments' ? MIN_PIECE_LENGTH : 0,
+  });
+}
 
 /** A body that is a JSON array (or anything else, then as text); see the module. */
 export class JsonArrayReader implements BodyReader {
@@ -116,11 +137,14 @@ export class JsonArrayReader implements BodyReader {
   readonly #minPieceLength: number;
 
   /**
-   * `onRows` also says whether money literals are kept exact (`RowSink.exactMoney`).
-   * `minPieceLength`: the shortest text a piece is cut from (tests cut small texts with 0).
-   * @default MIN_PIECE_LENGTH
+   * `onRows` also says whether money literals are kept exact (`RowSink.exactMoney`) and how
+   * long a piece's text is at least (`RowSink.minPieceLength`), unless `minPieceLength` says
+   * (tests cut small texts with 0).
    */
-  constructor(onRows?: RowSink, { minPieceLength = MIN_PIECE_LENGTH } = {}) {
+  constructor(
+    onRows?: RowSink,
+    { minPieceLength = onRows?.minPieceLength ?? MIN_PIECE_LENGTH } = {},
+  ) {
     this.#onRows = onRows;
     this.#exactMoney = onRows?.exactMoney ?? true;
     this.#minPieceLength = minPieceLength;

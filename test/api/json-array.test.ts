@@ -4,6 +4,7 @@ import {
   JsonArrayReader,
   MAX_RETRIED_LENGTH,
   MIN_PIECE_LENGTH,
+  rowSink,
   type StreamedBody,
 } from '../../shared/api/json-array';
 import { cutAt } from '../support/pieces';
@@ -276,6 +277,39 @@ describe('Class: JsonArrayReader', () => {
       } finally {
         parse.mockRestore();
       }
+    });
+  });
+
+  describe('Function: rowSink', () => {
+    const reader = (hasMoney: boolean) => {
+      const pieces: (readonly unknown[])[] = [];
+      return {
+        pieces,
+        rows: { push: (piece: readonly unknown[]) => pieces.push(piece), hasMoney },
+      };
+    };
+
+    it('cuts payments into long pieces, money kept exact', () => {
+      const { pieces, rows } = reader(true);
+      const sink = rowSink('payments', rows);
+      expect(sink.exactMoney).toBe(true);
+      expect(sink.minPieceLength).toBe(MIN_PIECE_LENGTH);
+      sink([{ id: 1 }]);
+      expect(pieces).toEqual([[{ id: 1 }]]);
+    });
+
+    it('cuts live calls wherever a chunk allows, without searching for money', () => {
+      const { pieces, rows } = reader(false);
+      const sink = rowSink('live_calls', rows);
+      expect(sink.exactMoney).toBe(false);
+      const body = new JsonArrayReader(sink);
+      body.push('[{"call_id":"a"},{"call_id":"b"},{"call_');
+      expect(pieces).toEqual([[{ call_id: 'a' }, { call_id: 'b' }]]);
+      body.push('id":"c"}]');
+      expect(body.end()).toEqual({
+        kind: 'array',
+        rows: [{ call_id: 'a' }, { call_id: 'b' }, { call_id: 'c' }],
+      });
     });
   });
 
