@@ -158,6 +158,8 @@ class Step implements StepContext {
         const firedAt = last.status === 'resolved' && fired ? { firedAt: episode.firedAt } : {};
         lines.push({ ...last, ...firedAt, first: false });
       }
+      // In the order they happened, so each alert's latest status is its last line (rule 3).
+      lines.sort((a, b) => a.at - b.at);
       for (const target of this.config.health.notify) {
         this.handovers.push({ at: this.now, channel: target, kind: 'handover', lines, sms: false });
       }
@@ -420,7 +422,10 @@ class Step implements StepContext {
     for (const episode of h.episodes) {
       const steps = ruleOf(config, episode.rule)?.escalate ?? [];
       if (!isOpen(episode) || steps.length === 0) continue;
-      if (acknowledged(h, episode, now) || silenced(h, episode, episode.severity, now)) continue;
+      // A silence matches it as the step would tell it: at its latest firing's severity (a
+      // deploy may have changed its rule's since it fired).
+      const severity = episode.latestSeverity ?? episode.severity;
+      if (acknowledged(h, episode, now) || silenced(h, episode, severity, now)) continue;
       // Its own channels now: a channel renamed while it fired is its own under the new name.
       const own = ownChannels(h, episode);
       const told = h.messages.find(
@@ -432,9 +437,8 @@ class Step implements StepContext {
       if (told === undefined) continue;
       const lapsed = h.acks.filter((ack) => ack.episode === episode && ack.until !== undefined);
       const resume = lapsed.reduce((at, ack) => Math.max(at, ack.until ?? 0), 0);
-      // Its latest firing event, at that event's severity (a deploy may have changed its rule's).
+      // Its latest firing event, at that event's severity.
       const latest = episode.firings[episode.firings.length - 1] as number;
-      const severity = episode.latestSeverity ?? episode.severity;
       for (let index = 0; index < steps.length; index += 1) {
         if (h.escalations.some((done) => done.episode === episode && done.step === index)) continue;
         const step = steps[index] as { afterMs: number; notify: readonly string[] };
