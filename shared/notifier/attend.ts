@@ -336,9 +336,18 @@ export class Attendant {
   /**
    * Events a channel held (grouping, active hours) that a silence matched when they were due
    * (contract 6.1 rule 5): recorded as silenced; a firing still untold there is told on that
-   * channel when the silence ends, if it still fires then.
+   * channel when the silence ends, if it still fires then: not when the channel told its
+   * resolution with them (`told`: a deploy changed its rule's severity, which the silence
+   * matches, between its firing and its end; it fired and resolved while held, and is over,
+   * contract 6.1 rule 3).
    */
-  silencedHeld(channel: string, silenced: readonly { event: HeldEvent; by: Silence }[]): void {
+  silencedHeld(
+    channel: string,
+    silenced: readonly { event: HeldEvent; by: Silence }[],
+    told: readonly HeldEvent[] = [],
+  ): void {
+    const firing = (event: HeldEvent) => `${event.key}\u0000${String(event.firedAt)}`;
+    const over = new Set(told.filter((event) => event.status === 'resolved').map(firing));
     const last = new Map<string, HeldEvent>();
     const first = new Set<string>();
     for (const { event, by } of silenced) {
@@ -352,7 +361,7 @@ export class Attendant {
       // A repeat kept from a channel that heard the firing is told there at the silence's end
       // too: the alert was still firing while the silence held (contract section 6).
       if (tracked === undefined) {
-        if (!first.has(key)) continue;
+        if (!first.has(key) || over.has(firing(event))) continue;
         if (this.#room(key, event.severity)) {
           // Its channels are its rule's (a resolution to one of them is to a channel its firing
           // went to); the silence kept it from this one so far.

@@ -171,7 +171,7 @@ export function decide(
         .map((item) => item.event),
     );
     const { told, silenced } = flow.flush(people.silences);
-    people.silencedHeld(channel.name, silenced);
+    people.silencedHeld(channel.name, silenced, told);
     people.heard(channel.name, told);
     return flow;
   });
