@@ -208,8 +208,13 @@ export class Attendant {
       const last = unsilenced.at(-1);
       const after = last === undefined ? -1 : this.routed.indexOf(last);
       const repeated = this.routed.slice(after + 1).some((item) => item.event.key === event.key);
+      // The channels the silence kept the firing from, and which now never hear it.
+      const kept = new Set<string>();
       if (!repeated) {
-        for (const item of unsilenced) this.routed.splice(this.routed.indexOf(item), 1);
+        for (const item of unsilenced) {
+          this.routed.splice(this.routed.indexOf(item), 1);
+          for (const name of item.channels) kept.add(name);
+        }
       }
       // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
       if (notification.untold === true) {
@@ -217,7 +222,10 @@ export class Attendant {
         return;
       }
       // Whoever heard the firing hears the end (contract 6.1 rule 6): escalation's channels too.
+      // Not a channel only its escalation reached, where a silence kept that until now: it
+      // never heard the firing (its own channels are told the end all the same, rule 3).
       const reached = tracked === undefined ? new Set<string>() : reachedChannels(tracked);
+      for (const name of kept) if (!notification.channels.includes(name)) reached.delete(name);
       const channels = [...new Set([...notification.channels, ...reached])];
       // Channels its firing never went to (the rule's notify changed meanwhile), or never heard
       // (a silence kept it untold until now): told firedAt (contract 6.1 rule 3). A followed
