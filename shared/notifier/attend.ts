@@ -6,7 +6,7 @@ import type { Direct, Routed } from './direct';
 import { escalationDueAt } from './escalate';
 import { FollowedAlerts, overLimit } from './follow';
 import { heldEvent } from './group';
-import { keptNotes, note } from './noted';
+import { keptNotes, note, noteHeard } from './noted';
 import { keptSilences, withPeople } from './people';
 import { silenceFor } from './silence';
 import {
@@ -301,7 +301,7 @@ export class Attendant {
   #follow(
     event: HeldEvent,
     channels: readonly string[],
-    untold: Pick<TrackedAlert, 'untoldSince' | 'untoldOn'>,
+    untold: Pick<TrackedAlert, 'untoldSince' | 'untoldOn' | 'heardOn'>,
   ): void {
     const escalate = ruleOf(this.config, event.rule)?.escalate ?? [];
     const started: TrackedAlert = {
@@ -315,7 +315,7 @@ export class Attendant {
       ...(escalate.length > 0 ? { escalate, escalated: 0 } : {}),
       event: kept(event),
       ...untold,
-      unheard: true,
+      ...((untold.heardOn?.length ?? 0) > 0 ? {} : { unheard: true as const }),
     };
     this.alerts.set(event.key, settle(started));
   }
@@ -328,6 +328,7 @@ export class Attendant {
     for (const event of events) {
       if (event.status !== 'firing') continue;
       const tracked = this.alerts.get(event.key);
+      if (tracked === undefined && isFirstFiring(event)) noteHeard(this.#notes, event.key, channel);
       if (tracked === undefined || !tracked.channels.includes(channel)) continue;
       if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
       const heardOn = tracked.heardOn ?? [];
@@ -374,7 +375,13 @@ export class Attendant {
           // Its channels are its rule's (a resolution to one of them is to a channel its firing
           // went to); the silence kept it from this one so far.
           const channels = ruleOf(this.config, event.rule)?.notify ?? [channel];
-          this.#follow(event, channels, { untoldSince: this.nowMs, untoldOn: [channel] });
+          // Those of them a message told it before it was followed heard it (rules 2, 3).
+          const heardOn = this.#notes.get(key)?.heardOn;
+          this.#follow(event, channels, {
+            untoldSince: this.nowMs,
+            untoldOn: [channel],
+            ...(heardOn === undefined ? {} : { heardOn }),
+          });
         } else {
           this.#unfollowed.push({
             key,

@@ -23,6 +23,9 @@ export function note(
   event: HeldEvent,
   channels: readonly string[],
 ): void {
+  // A repeat keeps which channels heard the firing; a new firing starts unheard.
+  const repeat = event.firedAt !== undefined && event.firedAt !== event.at;
+  const heardOn = repeat ? notes.get(event.key)?.heardOn : undefined;
   notes.delete(event.key);
   notes.set(event.key, {
     rule: event.rule,
@@ -31,7 +34,16 @@ export function note(
     labels: event.labels,
     channels,
     lastFiringAt: event.at,
+    ...(heardOn === undefined ? {} : { heardOn }),
   });
+}
+
+/** A message told the noted alert's firing to one of its channels. */
+export function noteHeard(notes: Map<string, FiringNote>, key: string, channel: string): void {
+  const item = notes.get(key);
+  if (item === undefined || !item.channels.includes(channel)) return;
+  if (item.heardOn?.includes(channel) === true) return;
+  notes.set(key, { ...item, heardOn: [...(item.heardOn ?? []), channel] });
 }
 
 /**

@@ -300,6 +300,11 @@ export interface FiringNote {
   readonly channels: readonly string[];
   /** Epoch ms of its latest firing event (the firing, or a repeat). */
   readonly lastFiringAt: number;
+  /**
+   * Its own channels a message told its firing to (the firing's, not a repeat's: kept while it
+   * fires): if a silence later keeps it from another of them, only that one was not told it.
+   */
+  readonly heardOn?: readonly string[];
 }
 
 /** An event not sent, and why (recorded, so nothing is lost without a trace). */
