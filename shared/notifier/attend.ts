@@ -123,7 +123,7 @@ export class Attendant {
       // rule 2), as its first firing would have been; on one that heard it (an escalation's
       // message told it), a telling again, even of the first firing's own event.
       const channels = untoldOn ?? tracked.channels;
-      const escalated = escalatedTo(tracked);
+      const escalated = toldByEscalation(tracked);
       const untold = (name: string) => neverHeard(tracked, name) && !escalated.has(name);
       const fresh = channels.filter(untold);
       const heard = channels.filter((name) => !untold(name));
@@ -225,14 +225,16 @@ export class Attendant {
       // Not a channel only its escalation reached, where a silence kept that until now: it
       // never heard the firing (its own channels are told the end all the same, rule 3).
       const reached = tracked === undefined ? new Set<string>() : reachedChannels(tracked);
-      for (const name of kept) if (!notification.channels.includes(name)) reached.delete(name);
+      for (const name of [...kept, ...(tracked?.escalationKept ?? [])]) {
+        if (!notification.channels.includes(name)) reached.delete(name);
+      }
       const channels = [...new Set([...notification.channels, ...reached])];
       // Channels its firing never went to (the rule's notify changed meanwhile), or never heard
       // (a silence kept it untold until now): told firedAt (contract 6.1 rule 3). A followed
       // alert knows where its firing and repeats went; the engine says it of others. A channel
       // an escalation step told heard it (a channel renamed into the rule's notify after its
       // firing went, which the step reached under its new name).
-      const escalated = tracked === undefined ? new Set<string>() : escalatedTo(tracked);
+      const escalated = tracked === undefined ? new Set<string>() : toldByEscalation(tracked);
       const fresh = new Set(
         tracked === undefined
           ? (notification.newTo ?? [])
@@ -327,8 +329,15 @@ export class Attendant {
   heard(channel: string, events: readonly HeldEvent[]): void {
     for (const event of events) {
       if (event.status !== 'firing') continue;
-      const tracked = this.alerts.get(event.key);
+      let tracked = this.alerts.get(event.key);
       if (tracked === undefined && isFirstFiring(event)) noteHeard(this.#notes, event.key, channel);
+      if (tracked?.escalationKept?.includes(channel) === true) {
+        // Told here now: it heard the firing after all.
+        const { escalationKept, ...rest } = tracked;
+        const left = escalationKept.filter((name) => name !== channel);
+        tracked = { ...rest, ...(left.length > 0 ? { escalationKept: left } : {}) };
+        this.alerts.set(event.key, tracked);
+      }
       if (tracked === undefined || !tracked.channels.includes(channel)) continue;
       if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
       const heardOn = tracked.heardOn ?? [];
@@ -363,6 +372,14 @@ export class Attendant {
       this.#mute(event, 'silenced', by.id);
       last.set(event.key, event);
       if (isFirstFiring(event)) first.add(event.key);
+      // An escalation its hours deferred here, kept by the silence: this channel was not told.
+      const tracked = this.alerts.get(event.key);
+      if (event.escalation === true && tracked !== undefined) {
+        const before = tracked.escalationKept ?? [];
+        if (!before.includes(channel)) {
+          this.alerts.set(event.key, { ...tracked, escalationKept: [...before, channel] });
+        }
+      }
     }
     for (const [key, event] of last) {
       if (event.status !== 'firing') continue;
@@ -470,6 +487,13 @@ export class Attendant {
       unfollowed: this.#unfollowed,
     };
   }
+}
+
+/** The channels its escalation steps told its firing (not those a silence kept it from). */
+function toldByEscalation(tracked: TrackedAlert): Set<string> {
+  const out = escalatedTo(tracked);
+  for (const name of tracked.escalationKept ?? []) out.delete(name);
+  return out;
 }
 
 /** No message told the alert's firing to this channel of its own (a silence kept it). */

@@ -250,6 +250,11 @@ export interface TrackedAlert {
    * it was kept), `unheard` says it of all of them.
    */
   readonly heardOn?: readonly string[];
+  /**
+   * Channels an escalation step of it was deferred to (active hours) and a silence then kept
+   * it from: they did not hear the firing from it, until a message tells it there.
+   */
+  readonly escalationKept?: readonly string[];
   /** No message has told its firing to its own channels yet (held, deferred or silenced). */
   readonly unheard?: true;
   /**
