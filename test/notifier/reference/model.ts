@@ -253,7 +253,10 @@ class Step implements StepContext {
         // Its page once its silence has ended; while the silence holds, a repeat like any.
         const quiet = silenced(h, open, severity, now);
         for (const name of channels) {
-          const first = !quiet && this.untoldPage(open, name);
+          // The first telling on a channel a silence kept its first firing from (its page
+          // there, rule 2), whether or not a repeat waits there too.
+          const mine = h.items.filter((item) => item.episode === open && item.channel === name);
+          const first = !quiet && this.keptPage(open, name, mine);
           this.route(name, open, 'firing', event.at, { severity, first });
         }
       }
