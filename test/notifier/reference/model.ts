@@ -375,7 +375,8 @@ class Step implements StepContext {
     for (const episode of h.episodes) {
       if (!isOpen(episode)) continue;
       const latest = episode.firings[episode.firings.length - 1] as number;
-      const quiet = silenced(h, episode, episode.severity, now);
+      // At its latest firing event's severity (a deploy may have changed its rule's).
+      const quiet = silenced(h, episode, episode.latestSeverity ?? episode.severity, now);
       for (const name of new Set(
         h.items.filter((i) => !quiet && i.episode === episode).map((i) => i.channel),
       )) {
