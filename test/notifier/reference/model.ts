@@ -256,8 +256,8 @@ class Step implements StepContext {
           // The first telling on a channel a silence kept its first firing from (its page
           // there, rule 2), whether or not a repeat waits there too.
           const mine = h.items.filter((item) => item.episode === open && item.channel === name);
-          const first = !quiet && this.keptPage(open, name, mine);
-          this.route(name, open, 'firing', event.at, { severity, first });
+          if (!quiet && this.keptPage(open, name, mine)) this.retell(open, name, mine);
+          this.route(name, open, 'firing', event.at, { severity });
         }
       }
       return;
@@ -358,6 +358,16 @@ class Step implements StepContext {
     );
   }
 
+  /**
+   * The firing a silence kept from the channel, told as the page there: its last event the
+   * silence kept, at that event's severity (the firing's own, though a deploy changed its
+   * rule's since: rule 2's page is its first firing at critical).
+   */
+  retell(episode: Episode, channel: string, mine: readonly Item[]): void {
+    const kept = mine.filter((item) => item.fate?.how === 'silenced').at(-1) as Item;
+    this.route(channel, episode, 'firing', kept.at, { severity: kept.severity, first: true });
+  }
+
   /** On some channel, the episode's latest event is a firing a silence kept untold. */
   keptUntold(episode: Episode): boolean {
     const channels = new Set(
@@ -398,7 +408,7 @@ class Step implements StepContext {
           // A repeat that came while the silence held and waits in its group: "a silence is
           // applied when a message goes" (rule 5), so it goes as what it is now, the firing the
           // silence kept untold, told: the alert's page (rule 2).
-          this.route(name, episode, 'firing', last.at, { severity: last.severity, first: true });
+          this.retell(episode, name, mine);
         }
       }
       // Told again when it lapses: "a silence is applied when a message goes" (rule 5), so a
