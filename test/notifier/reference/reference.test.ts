@@ -15,8 +15,8 @@ import { FEATURES, type Feature, type Timeline, timelineArb } from './timeline';
  */
 const WAITING: Readonly<Partial<Record<Feature, string>>> = {
   silences:
-    'rules 2, 3, 5, 7: passes 1,000 timelines; at 4,000 some seeds still differ: an acknowledgement by call that lapses while a silence holds, a critical alert under a silence expired early at the SMS cap, a refire under a silence across a notifier outage',
-  silenceLabel: 'rule 5: (draws silences on labels; needs silences)',
+    "rules 2, 3, 5, 8: the three seeds that differed at 4,000 and four 4,000-timeline random runs in a row (two with silenceLabel) pass when drawn with all else but rulesChange and channelChange (2026-11-29); with those drawn too, seeds -977450171, 792630919 and 1084592529 still differ (silences meeting a rules-file change: a silence on severity after a deploy changed it, the SMS cap digest telling a silenced resolution's firing)",
+  silenceLabel: 'rule 5: as silences (draws silences on labels; needs silences)',
 };
 
 const RUNS = Number(process.env.TELEALERT_MODEL_RUNS ?? 1000);
