@@ -591,9 +591,15 @@ export class ChannelFlow {
     // Held SMS go as one digest once the hour has room (and the channel is active).
     const room = options.release || smsRoomAt(channel, this.#smsSentAt) <= nowMs;
     if (this.#active && this.#smsHeld.length > 0 && room) {
-      const quiet = this.#smsHeld.filter(
-        (event) => silenceFor(silences, event, nowMs) === undefined,
-      );
+      // A silence matches an alert as its latest held event has it (a deploy may have changed
+      // the rule's severity between its firing and its resolution): all of it or none, so the
+      // digest never tells a firing whose resolution the silence kept (contract 6.1 rules 3, 5).
+      const latest = new Map<string, HeldEvent>();
+      for (const event of this.#smsHeld) latest.set(event.key, event);
+      const quiet = this.#smsHeld.filter((event) => {
+        const last = latest.get(event.key) ?? event;
+        return silenceFor(silences, last, nowMs) === undefined;
+      });
       const parts =
         quiet.length === 0
           ? []
