@@ -71,6 +71,20 @@ function brief(observations: Map<string, Observation>[]) {
 }
 
 /**
+ * Payments `rows` observed by the generated scan over the records the poller reads (money
+ * literals searched in the text) and by the interpreted rules over parsed records: the same.
+ */
+function expectSameAsInterpreted(
+  observed: (closures: boolean) => Parameters<typeof observeAll>[0],
+  rows: Record<string, unknown>[],
+): void {
+  const raw = observeAll(observed(false), readBatch('payments', rows, ZONE).records, T0, ZONE);
+  const records = RecordBatch.of(parseRecords('payments', rows, ZONE).records);
+  const reference = observeAll(observed(true), records, T0, ZONE, { generated: false });
+  expect(brief(raw)).toEqual(brief(reference));
+}
+
+/**
  * The time the heavier properties may take: each run generates and compiles a scan for fresh
  * rules, and thousands of runs take ~2 s alone but several times vitest's 20 s default on a
  * busy 2-core machine. A limit to catch a hang, not a judgement of speed.
@@ -305,15 +319,7 @@ describe('Function: observeAll', () => {
                       tracked: ids.map((id) => ({ key: alertKey(r.name, { id }), labels: { id } })),
                     }),
               }));
-            const raw = observeAll(
-              observed(false),
-              readBatch('payments', rows, ZONE).records,
-              T0,
-              ZONE,
-            );
-            const records = RecordBatch.of(parseRecords('payments', rows, ZONE).records);
-            const reference = observeAll(observed(true), records, T0, ZONE, { generated: false });
-            expect(brief(raw)).toEqual(brief(reference));
+            expectSameAsInterpreted(observed, rows);
           },
         ),
         { numRuns: 3000 },
@@ -377,15 +383,7 @@ describe('Function: observeAll', () => {
           );
           const observed = (closures: boolean) =>
             rules.map((r) => ({ compiled: interpretedRule(closures, r) }));
-          const raw = observeAll(
-            observed(false),
-            readBatch('payments', rows, ZONE).records,
-            T0,
-            ZONE,
-          );
-          const records = RecordBatch.of(parseRecords('payments', rows, ZONE).records);
-          const reference = observeAll(observed(true), records, T0, ZONE, { generated: false });
-          expect(brief(raw)).toEqual(brief(reference));
+          expectSameAsInterpreted(observed, rows);
         },
       ),
       { numRuns: 300 },
