@@ -295,22 +295,15 @@ export interface NotifierState {
   readonly oncall?: Readonly<Record<string, string>>;
 }
 
-/** A firing alert the notifier knows of without following it (`NotifierState.firing`). */
-export interface FiringNote {
-  readonly rule: string;
-  readonly source: SourceName;
-  readonly severity: Severity;
-  readonly labels: Readonly<Record<string, string>>;
-  /** The channels its events go to (the rule's `notify`). */
-  readonly channels: readonly string[];
-  /** Epoch ms of its latest firing event (the firing, or a repeat). */
-  readonly lastFiringAt: number;
-  /**
-   * Its own channels a message told its firing to (the firing's, not a repeat's: kept while it
-   * fires): if a silence later keeps it from another of them, only that one was not told it.
-   */
-  readonly heardOn?: readonly string[];
-}
+/**
+ * A firing alert the notifier knows of without following it (`NotifierState.firing`): what a
+ * followed one knows of its identity, channels and firings, without acknowledgement, escalation
+ * or silence keeping.
+ */
+export type FiringNote = Pick<
+  TrackedAlert,
+  'rule' | 'source' | 'severity' | 'labels' | 'channels' | 'lastFiringAt' | 'heardOn'
+>;
 
 /** An event not sent, and why (recorded, so nothing is lost without a trace). */
 export interface MutedEvent {
