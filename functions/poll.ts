@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import { readsSource } from '../shared/config/sources';
 import { runSource } from '../shared/runner/run';
 import { sampleIntervalMs } from '../shared/runner/samples';
 import type { RunSummary } from '../shared/runner/types';
@@ -55,8 +56,9 @@ export async function pollInvocation(
   const queued = isSampleQueueEvent(event);
   // The token (SSM, on a cold start or once the cache expires) is fetched while the state
   // loads instead of after it; the client's own get() joins the same request. A failure here
-  // is left to that get(), which reports it as a failed poll.
-  wiring.tokens.get().catch(() => undefined);
+  // is left to that get(), which reports it as a failed poll. A source no rule reads asks the
+  // API nothing: no token.
+  if (readsSource(config, source)) wiring.tokens.get().catch(() => undefined);
   const sampling = { config, source, logger };
   const startMs = now();
   const samples = queued

@@ -18,8 +18,9 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { chatChannelNames } from '../shared/config/chat-channels';
 import { loadConfigFile } from '../shared/config/load';
+import { readsSource, samplesPerRun } from '../shared/config/sources';
 import { smsChannelNames } from '../shared/messages/sms-attributes';
-import type { Config, SourceName } from '../shared/types/config';
+import { type Config, SOURCES, type SourceName } from '../shared/types/config';
 import { SelfMonitoring } from './alarms';
 import { ChatChannels } from './chat';
 import { TelealertDashboard } from './dashboard';
@@ -185,23 +186,28 @@ export class TelealertAlerting extends Construct {
       ...pollerEnvironment,
       TELEALERT_TOPICS: topicsJson(this, topics),
     };
-    const usedSources = [...new Set(this.config.rules.map((rule) => rule.source))].sort();
+    // Every source has a poller, also one no rule reads (every rule of it removed): that one
+    // asks the API nothing (no token) and only ends its removed rules' alerts (contract 6.1
+    // rule 8). Only the sources rules read are watched (alarms, dashboard).
+    const usedSources = SOURCES.filter((source) => readsSource(this.config, source));
     const pollers: Partial<Record<SourceName, SourcePoller>> = {};
-    for (const source of usedSources) {
+    for (const source of SOURCES) {
+      const reads = readsSource(this.config, source);
       // One role per poller: each may write only its own log group.
       const role = new Role(this, `Role-${source}`, {
         assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-        description: `telealert ${source} poller: token, state table, own logs`,
+        description: `telealert ${source} poller: ${reads ? 'token, ' : ''}state table, own logs`,
       });
       grantPollerAccess(role, {
-        tokenParameter: this.config.api.tokenParameter,
-        tokenKeyArn: props.tokenKeyArn,
+        ...(reads
+          ? { token: { parameter: this.config.api.tokenParameter, keyArn: props.tokenKeyArn } }
+          : {}),
         table: this.table,
       });
       const poller = new SourcePoller(this, `Poller-${source}`, {
         source,
         everyMs: this.config.sources[source].everyMs,
-        samples: source === 'live_calls' ? this.config.sources.live_calls.samples : 1,
+        samples: samplesPerRun(this.config, source),
         configFile,
         config: this.config,
         functionsDir: resolve(props.functionsDir ?? join(projectRoot, 'functions')),

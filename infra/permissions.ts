@@ -30,9 +30,12 @@ export const NOTIFIER_TABLE_ACTIONS = [...POLLER_TABLE_ACTIONS, 'dynamodb:BatchW
 export const TOPIC_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
 
 export interface PollerAccess {
-  /** SSM parameter name of the API token, e.g. `/telealert/api-token`. */
-  readonly tokenParameter: string;
-  readonly tokenKeyArn?: string;
+  /**
+   * The API token: its SSM parameter name (e.g. `/telealert/api-token`) and the KMS key it is
+   * encrypted with, if not `aws/ssm`. Absent for the poller of a source no rule reads, which
+   * asks the API nothing.
+   */
+  readonly token?: { readonly parameter: string; readonly keyArn?: string | undefined };
   readonly table: ITable;
 }
 
@@ -83,21 +86,32 @@ export function grantNotifierAccess(role: IRole, access: NotifierAccess): void {
 }
 
 /**
- * The pollers' least privilege: the one token parameter and the state table. No topic: a
+ * The pollers' least privilege: the one token parameter (none for a source no rule reads) and
+ * the state table. No topic: a
  * poller commits its events, and the notifier alone publishes. Logs are granted per log group
  * by the caller; metrics go out as EMF in the logs, so there is no `cloudwatch:PutMetricData`.
  */
 export function grantPollerAccess(role: IRole, access: PollerAccess): void {
-  const stack = Stack.of(role);
+  if (access.token !== undefined) grantTokenRead(role, access.token);
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'StateTable',
+      actions: [...POLLER_TABLE_ACTIONS],
+      resources: [access.table.tableArn],
+    }),
+  );
+}
+
+function grantTokenRead(role: IRole, token: NonNullable<PollerAccess['token']>): void {
   role.addToPrincipalPolicy(
     new PolicyStatement({
       sid: 'ReadApiToken',
       actions: ['ssm:GetParameter'],
-      resources: [parameterArn(stack, access.tokenParameter)],
+      resources: [parameterArn(Stack.of(role), token.parameter)],
     }),
   );
-  if (access.tokenKeyArn) {
-    if (!Token.isUnresolved(access.tokenKeyArn) && !KEY_ARN.test(access.tokenKeyArn)) {
+  if (token.keyArn) {
+    if (!Token.isUnresolved(token.keyArn) && !KEY_ARN.test(token.keyArn)) {
       throw new InvalidPropError(
         'tokenKeyArn',
         'must be a KMS key ARN (arn:aws:kms:REGION:ACCOUNT:key/ID)',
@@ -107,18 +121,11 @@ export function grantPollerAccess(role: IRole, access: PollerAccess): void {
       new PolicyStatement({
         sid: 'DecryptApiTokenViaSsm',
         actions: ['kms:Decrypt'],
-        resources: [access.tokenKeyArn],
+        resources: [token.keyArn],
         conditions: { StringEquals: { 'kms:ViaService': `ssm.${Aws.REGION}.amazonaws.com` } },
       }),
     );
   }
-  role.addToPrincipalPolicy(
-    new PolicyStatement({
-      sid: 'StateTable',
-      actions: [...POLLER_TABLE_ACTIONS],
-      resources: [access.table.tableArn],
-    }),
-  );
 }
 
 /**

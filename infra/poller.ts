@@ -21,6 +21,7 @@ import {
   type EmbeddedConfig,
   embedConfig,
 } from '../shared/config/embedded';
+import { readsSource } from '../shared/config/sources';
 import type { Config, SourceName } from '../shared/types/config';
 import { InvalidPropError, MissingFileError } from './errors';
 import { METRIC_NAMESPACE, SERVICE_NAME } from './metrics';
@@ -138,7 +139,8 @@ export function pollerMaxEventAge(everyMs: number): Duration {
  * rules file in the bundle), its log group, the EventBridge rule that runs it at `every`, and
  * with several samples a run the SQS delay queue that brings the later ones back.
  * A poller run is only useful now: no retries, stale events dropped after one period, one run
- * at a time, failed runs to the dead-letter queue.
+ * at a time, failed runs to the dead-letter queue. A source no rule reads has one too: it asks
+ * the API nothing and ends the firing alerts of the rules removed from the file.
  */
 export class SourcePoller extends Construct {
   readonly function: NodejsFunction;
@@ -190,7 +192,9 @@ export class SourcePoller extends Construct {
     }
 
     this.schedule = new Rule(this, 'Schedule', {
-      description: `telealert: poll ${source} every ${everyMs / 60_000} minute(s)`,
+      description: readsSource(props.config, source)
+        ? `telealert: poll ${source} every ${everyMs / 60_000} minute(s)`
+        : `telealert: end the alerts of removed ${source} rules every ${everyMs / 60_000} minute(s) (no rule reads ${source}: no API call)`,
       schedule: Schedule.rate(Duration.minutes(everyMs / 60_000)),
       targets: [new LambdaFunction(this.function)],
     });

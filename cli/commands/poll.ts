@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { TelephonyClient } from '../../shared/api/client';
+import { readsSource } from '../../shared/config/sources';
 import { EnvTokenSource } from '../../shared/ports/env-token';
 import { FileStateStore } from '../../shared/ports/file';
 import type { PollFailure } from '../../shared/records/types';
@@ -121,6 +122,8 @@ export async function pollCommand(options: CliOptions, io: Io): Promise<number> 
     },
     onRun: (summary) => {
       if (summary.failures > 0) failedRuns += 1;
+      // A source no rule reads asks nothing: a line only when it ended a removed rule's alert.
+      if (summary.sent === 0 && !readsSource(config, summary.source)) return;
       const messages = printer === undefined ? undefined : printer.sent - messagesCounted;
       messagesCounted = printer?.sent ?? 0;
       io.stderr(runLine(summary, lastFailure.get(summary.source), messages));

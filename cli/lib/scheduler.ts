@@ -1,3 +1,4 @@
+import { readsSource } from '../../shared/config/sources';
 import { runSource } from '../../shared/runner/run';
 import type { RunOptions, RunSummary } from '../../shared/runner/types';
 import type { Config, SourceName } from '../../shared/types/config';
@@ -22,14 +23,15 @@ export interface LocalPollOptions
   readonly notifier?: LocalNotifier;
 }
 
-/** The sources at least one rule reads; a source nobody watches is never polled. */
+/** The sources at least one rule reads: those whose polls ask the API. */
 export function watchedSources(config: Config): SourceName[] {
-  return SOURCES.filter((source) => config.rules.some((rule) => rule.source === source));
+  return SOURCES.filter((source) => readsSource(config, source));
 }
 
 /**
- * The local twin of the EventBridge schedules: each watched source runs the same `runSource`
- * as its Lambda, every `sources.<name>.every`, until the signal aborts. A run's deadline is
+ * The local twin of the EventBridge schedules: each source runs the same `runSource` as its
+ * Lambda, every `sources.<name>.every`, until the signal aborts (a source no rule reads too,
+ * asking the API nothing: it ends its removed rules' alerts, contract 6.1 rule 8). A run's deadline is
  * the start of the next one, so its samples spread over the period as they do deployed. When
  * one source's run fails (a state file gone bad), the others stop too and the error is thrown:
  * the command ends at once instead of idling until the next slot of another source.
@@ -50,7 +52,7 @@ export async function pollOnSchedule(options: LocalPollOptions): Promise<RunSumm
   };
   await Promise.all([
     clock(),
-    ...watchedSources(options.config).map(async (source) => {
+    ...SOURCES.map(async (source) => {
       const everyMs = options.config.sources[source].everyMs;
       try {
         while (!signal.aborted) {

@@ -1,3 +1,4 @@
+import { readsSource } from '../config/sources';
 import type { RecordBatch } from '../records/batch';
 import type { PollResult } from '../records/types';
 import type { Config, RuleConfig, SourceName } from '../types/config';
@@ -11,7 +12,7 @@ import { limitKey, limitStep, limitTarget, Overflow, ruleLimit } from './limit';
 import { buildNotification, type NotificationTarget } from './notify';
 import { observeAll } from './observe';
 import { preferredPayment } from './preferred';
-import { rememberRules, retireRemovedRules, withNewTo } from './retired';
+import { evaluateUnread, rememberRules, retireRemovedRules, withNewTo } from './retired';
 import { checkState, emptyState } from './state';
 import type { AlertInstance, Evaluation, Notification, RememberedRule } from './types';
 
@@ -220,6 +221,8 @@ function distinctPayments(records: RecordBatch, zone: string): RecordBatch {
  *   and told by one `too_many_alerts{rule}` (firing while anything is left untracked).
  * - Calls to `ack.did` (`ack-calls.ts`) are taken out of a live-calls poll before the rules
  *   see it: a known caller's becomes one `ack_call` event, after `source_unavailable`.
+ * - A source no rule reads is polled all the same, asking the API nothing: its poll is not
+ *   looked at, and only its removed rules' firing alerts are told resolved (`evaluateUnread`).
  * - Notifications come in a fixed order: `source_unavailable` first, the ack calls, the
  *   removed rules' resolutions by key, then by rule order in
  *   the config, then by alert key, a rule's `too_many_alerts` after its own.
@@ -234,6 +237,7 @@ export function evaluate(
   previous?: unknown,
 ): Evaluation {
   const prior = previous === undefined ? emptyState(source) : checkState(previous, source);
+  if (!readsSource(config, source)) return evaluateUnread(config, source, prior, nowMs);
   const health = healthKey(source);
   if (!poll.ok) {
     const failures = prior.consecutiveFailures + 1;

@@ -1,7 +1,8 @@
 import type { Config, RuleConfig, Severity, SourceName } from '../types/config';
+import { healthKey } from './health';
 import { TOO_MANY_ALERTS } from './limit';
 import { buildNotification } from './notify';
-import type { AlertInstance, Notification, RememberedRule, SourceState } from './types';
+import type { AlertInstance, Evaluation, Notification, RememberedRule, SourceState } from './types';
 
 /** Why the alerts of a rule the rules file no longer has are told resolved (contract 6.1 rule 8). */
 export const RULE_REMOVED_REASON = 'rule removed from the rules file';
@@ -138,4 +139,31 @@ export function retireRemovedRules(
     );
   }
   return notifications;
+}
+
+/**
+ * A poll of a source no rule reads (every rule of it removed or renamed). Its poller runs on
+ * but asks the API nothing, so the poll is not looked at: the firing alerts of the rules the
+ * file no longer has are told resolved, as at any poll (`retireRemovedRules`, contract 6.1
+ * rule 8), and the rest of their instances dropped. Its `source_unavailable` and failure count
+ * stay as they were: nothing was asked, so nothing new is known of the source.
+ */
+export function evaluateUnread(
+  config: Config,
+  source: SourceName,
+  prior: SourceState,
+  nowMs: number,
+): Evaluation {
+  const notifications = retireRemovedRules(config, source, prior, nowMs);
+  const health = healthKey(source);
+  const outage = prior.alerts[health];
+  return {
+    state: {
+      version: prior.version,
+      source,
+      consecutiveFailures: prior.consecutiveFailures,
+      alerts: outage === undefined ? {} : { [health]: outage },
+    },
+    notifications,
+  };
 }

@@ -474,7 +474,7 @@ export class Attendant {
     );
     const counted = countSilenced(this.silences, this.muted);
     const { ackAnswered: _answered, firing: _firing, ...before } = this.state;
-    const firing = keptNotes(this.#notes, this.config);
+    const firing = keptNotes(this.#notes);
     const people = withPeople(before, counted, alerts, this.#ackCalls);
     return {
       muted: this.muted,

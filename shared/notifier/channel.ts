@@ -8,7 +8,7 @@ import type { Direct } from './direct';
 import { foldEvents } from './fold';
 import { groupOf, trimTexts } from './group';
 import { silenceFor } from './silence';
-import { endsInAnEvent, isPage } from './tracked';
+import { isPage } from './tracked';
 import type { ChannelState, GroupState, HeldEvent, Outbound, Silence } from './types';
 
 /**
@@ -512,19 +512,11 @@ export class ChannelFlow {
     const firing = new Set(before);
     // Each alert by its last event told: a firing of a rule gone from the rules file followed
     // by its resolution (contract 6.1 rule 8) is over, not unknown. Told firing, it fires until
-    // the engine tells it resolved at its source's next poll (rule 8): unknown only when no
-    // rule reads that source any more (nothing polls it, so no resolution will come).
-    const polled = new Set(this.config.rules.map((rule) => rule.source));
-    const last = new Map<string, HeldEvent>();
+    // the engine tells it resolved at its source's next poll (rule 8; every source is polled,
+    // also one no rule reads any more).
     for (const event of told) {
-      last.delete(event.key);
-      last.set(event.key, event);
-    }
-    for (const event of last.values()) {
       if (event.status === 'resolved') firing.delete(event.key);
-      else if (!endsInAnEvent(this.config, event.rule) && !polled.has(event.source)) {
-        return undefined;
-      } else firing.add(event.key);
+      else firing.add(event.key);
     }
     return firing.size > MAX_GROUP_FIRING ? undefined : [...firing];
   }

@@ -1,5 +1,3 @@
-import type { Config } from '../types/config';
-import { endsInAnEvent } from './tracked';
 import type { FiringNote, HeldEvent } from './types';
 
 /*
@@ -50,17 +48,12 @@ export function noteHeard(notes: Map<string, FiringNote>, key: string, channel: 
  * The notes as a step leaves them: the newest `MAX_NOTED_FIRING` kept (a step of a flood notes
  * more for a while: trimmed once here, as deleting a map's oldest entry one by one is quadratic
  * in V8). A note of a rule the rules file no longer has stays until the engine tells its
- * resolution at its source's next poll (contract 6.1 rule 8); forgotten when no rule reads that
- * source any more (nothing polls it, so no resolution will come).
+ * resolution at its source's next poll (contract 6.1 rule 8): every source is polled, also one
+ * no rule reads any more.
  */
 export function keptNotes(
   notes: ReadonlyMap<string, FiringNote>,
-  config: Config,
 ): Record<string, FiringNote> | undefined {
-  const polled = new Set(config.rules.map((rule) => rule.source));
-  const kept: [string, FiringNote][] = [];
-  for (const [key, item] of notes) {
-    if (endsInAnEvent(config, item.rule) || polled.has(item.source)) kept.push([key, item]);
-  }
-  return kept.length === 0 ? undefined : Object.fromEntries(kept.slice(-MAX_NOTED_FIRING));
+  if (notes.size === 0) return undefined;
+  return Object.fromEntries([...notes].slice(-MAX_NOTED_FIRING));
 }

@@ -10,14 +10,6 @@ export function ruleOf(config: Config, name: string): RuleConfig | undefined {
   return config.rules.find((rule) => rule.name === name);
 }
 
-/**
- * Whether every firing of this rule ends in an event, told or untold (`resolved: false`): a
- * rule of the rules file, or a built-in alert. A rule the file no longer has may never say.
- */
-export function endsInAnEvent(config: Config, name: string): boolean {
-  return ruleOf(config, name) !== undefined || BUILT_IN_RULES.has(name);
-}
-
 /** An acknowledgement changes something only for an alert that repeats or escalates. */
 export function worthFollowing(rule: RuleConfig | undefined): boolean {
   return rule !== undefined && (rule.repeatMs !== undefined || (rule.escalate?.length ?? 0) > 0);
@@ -63,9 +55,9 @@ function pollSlack(config: Config, rule: RuleConfig): number {
 
 /**
  * How long a followed alert of a rule gone from the rules file waits for its resolution: the
- * engine tells it at the next successful poll of its source, so three of the slowest source's
- * periods, an hour at least. Past it (its source is no longer polled: every rule of it gone) it
- * is forgotten.
+ * engine tells it at the next successful poll of its source (a source no rule reads any more
+ * is polled too, asking the API nothing), so three of the slowest source's periods, an hour at
+ * least. Past it (its source failing or its poller down all that while) it is forgotten.
  */
 function retiredKeepMs(config: Config): number {
   const slowest = Math.max(config.sources.live_calls.everyMs, config.sources.payments.everyMs);
@@ -112,7 +104,7 @@ function reroute(config: Config, rule: RuleConfig, tracked: TrackedAlert): Track
 /**
  * A followed alert that can be forgotten without its resolution: its rule is gone and it waited
  * for the engine's resolution long enough. Every firing of a rule of the file ends in an event,
- * told or untold (`resolved: false`, `endsInAnEvent`), so one whose repeats stopped coming (the
+ * told or untold (`resolved: false`), so one whose repeats stopped coming (the
  * pollers down) still fires as far as the notifier knows: an acknowledgement by call that runs
  * out tells it again (contract 6.1 rule 7).
  */

@@ -156,8 +156,7 @@ export interface GroupState {
   /**
    * Keys of the alerts its messages told firing and not yet resolved (told, or untold with
    * `resolved: false`): once empty, the group is over and its next alert starts it afresh
-   * (contract 6.1 rule 2). Absent: not known (a state of an earlier version, an alert of a
-   * rule the rules file no longer has whose source no rule reads any more, or more than
+   * (contract 6.1 rule 2). Absent: not known (a state of an earlier version, or more than
    * `MAX_GROUP_FIRING`), and the group keeps its interval.
    */
   readonly firing?: readonly string[];

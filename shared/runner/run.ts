@@ -1,4 +1,5 @@
 import { ApiError } from '../api/errors';
+import { readsSource, samplesPerRun } from '../config/sources';
 import { evaluate } from '../engine/evaluate';
 import { planRequests } from '../engine/plan';
 import { preferredRow } from '../engine/preferred';
@@ -34,6 +35,11 @@ const MIN_SAMPLE_REQUEST_MS = 3_000;
  *    stored state is older than `stateRefreshMs` (default 10 minutes). A lost race
  *    re-reads and re-evaluates once, then gives up the sample: the winner's state already
  *    carries what it sent, so nothing goes out twice.
+ *
+ * A source no rule reads (every rule of it removed) takes one sample a run and asks the API
+ * nothing (no request, no token, no `poll` event, no heartbeat): its evaluation only ends the
+ * firing alerts of the removed rules (contract 6.1 rule 8), and it writes only when that
+ * changes something.
  *
  * Without a `publisher` (deployed) a run only commits: what it owes stays owed for the
  * notifier function, which takes the committed notifications from the store itself.
@@ -94,9 +100,13 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
     stored.owed.filter((n) => Date.parse(n.at) <= runStartMs - graceMs),
   );
 
-  const perRun = source === 'live_calls' ? config.sources.live_calls.samples : 1;
+  const reads = readsSource(config, source);
+  const perRun = samplesPerRun(config, source);
   const intervalMs = source === 'live_calls' ? config.sources.live_calls.everyMs / perRun : 0;
-  const indexes = options.samples ?? Array.from({ length: perRun }, (_, i) => i);
+  const indexes = (options.samples ?? Array.from({ length: perRun }, (_, i) => i)).slice(
+    0,
+    reads ? undefined : 1,
+  );
   const first = indexes[0] ?? 0;
   const startMs = options.firstSampleAtMs ?? runStartMs;
   const planned = indexes.length;
@@ -120,7 +130,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
     if (waitMs > 0) await options.sleep(waitMs);
     if (options.signal?.aborted) break;
 
-    const poll = await pollOnce(options, sample, emit, stored.state);
+    const poll = reads ? await pollOnce(options, sample, emit, stored.state) : NOTHING_ASKED;
     // Stopped while asking: the answer (or its failure) is the stop's, not the API's.
     if (options.signal?.aborted) break;
     samples += 1;
@@ -150,7 +160,7 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
       sample,
       revision: stored.revision,
       written: outcome.written,
-      pollOk: poll.ok,
+      pollOk: reads && poll.ok,
       owed: outcome.notifications.length,
       ...(outcome.refusedAckCalls > 0 ? { ackCallsRefused: outcome.refusedAckCalls } : {}),
     });
@@ -183,6 +193,9 @@ export async function runSource(options: RunOptions): Promise<RunSummary> {
   };
 }
 
+/** The poll of a source no rule reads: nothing asked (the engine does not look at it). */
+const NOTHING_ASKED: PollResult = { ok: true, records: RecordBatch.EMPTY, skipped: 0 };
+
 /** Evaluates a poll on top of `stored` and commits; `'conflict'` when another run won. */
 async function evaluateAndCommit(
   options: RunOptions,
@@ -203,7 +216,10 @@ async function evaluateAndCommit(
   const { state, notifications } = evaluation;
   const refusedAckCalls = evaluation.refusedAckCalls ?? 0;
   const refreshMs = options.stateRefreshMs ?? DEFAULT_STATE_REFRESH_MS;
-  const fresh = stored.writtenAtMs !== undefined && nowMs - stored.writtenAtMs < refreshMs;
+  // The refresh is the heartbeat's; a source no rule reads has none (nothing to watch).
+  const fresh =
+    !readsSource(config, source) ||
+    (stored.writtenAtMs !== undefined && nowMs - stored.writtenAtMs < refreshMs);
   if (fresh && notifications.length === 0 && sameState(stored.state ?? emptyState(source), state)) {
     // Nothing to remember and nothing owed: a conditional write here would only cost money.
     return { stored: { ...stored, owed: [] }, notifications, written: false, refusedAckCalls };

@@ -1,25 +1,27 @@
+import { samplesPerRun } from '../config/sources';
 import type { QueuedSample } from '../ports/types';
 import type { Config, SourceName } from '../types/config';
 
 /** SQS's longest message delay, in seconds. */
 export const MAX_DELAY_SECONDS = 900;
 
-/** Time between two samples of a source's run (`every / samples`); payments take one. */
+/**
+ * Time between two samples of a source's run (`every / samples`); payments, and a source no
+ * rule reads, take one.
+ */
 export function sampleIntervalMs(config: Config, source: SourceName): number {
-  if (source !== 'live_calls') return config.sources.payments.everyMs;
-  const { everyMs, samples } = config.sources.live_calls;
-  return everyMs / samples;
+  return config.sources[source].everyMs / samplesPerRun(config, source);
 }
 
 /**
  * The samples after the first of a run starting at `startMs`, each due at its slot: what a
- * scheduled invocation hands to the sample queue. Empty for payments and for one sample.
+ * scheduled invocation hands to the sample queue. Empty for payments, for one sample and for a
+ * source no rule reads.
  */
 export function laterSamples(config: Config, source: SourceName, startMs: number): QueuedSample[] {
-  if (source !== 'live_calls') return [];
   const intervalMs = sampleIntervalMs(config, source);
   const later: QueuedSample[] = [];
-  for (let sample = 1; sample < config.sources.live_calls.samples; sample += 1) {
+  for (let sample = 1; sample < samplesPerRun(config, source); sample += 1) {
     later.push({ source, sample, dueAtMs: startMs + sample * intervalMs });
   }
   return later;
@@ -46,7 +48,7 @@ export function judgeQueuedSample(
   sample: QueuedSample,
   nowMs: number,
 ): SampleVerdict {
-  if (sample.source !== 'live_calls' || sample.sample >= config.sources.live_calls.samples) {
+  if (sample.source !== 'live_calls' || sample.sample >= samplesPerRun(config, sample.source)) {
     return {
       take: false,
       reason: `sample ${sample.sample} of ${sample.source} is not planned by the deployed rules`,

@@ -51,7 +51,10 @@ export type RunEvent =
        * no write; `revision` is then the stored one.
        */
       readonly written: boolean;
-      /** Whether the sample's poll succeeded: only then is the source healthy end to end. */
+      /**
+       * Whether the sample's poll succeeded: only then is the source healthy end to end. False
+       * for a source no rule reads, which asks the API nothing.
+       */
       readonly pollOk: boolean;
       /** Notifications recorded owed by this commit. */
       readonly owed: number;
@@ -124,7 +127,8 @@ export interface RunOptions {
   /**
    * An unchanged state is still written once the stored one is this old (or of unknown age):
    * the write proves the store still takes writes before `PollSucceeded` is counted (the
-   * heartbeat), and renews the item's expiry. @default 600000
+   * heartbeat), and renews the item's expiry. A source no rule reads has no heartbeat: its
+   * state is written only when it changes. @default 600000
    */
   readonly stateRefreshMs?: number;
   /**

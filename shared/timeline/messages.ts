@@ -6,7 +6,6 @@ import type { Message, MutedEvent, NotifierState, Outbound } from '../notifier/t
 import type { Config, SourceName } from '../types/config';
 import { downUntil, type NotifierOutage } from './outage';
 import type { ConfigChange, TimelineAction, TimelineEntry } from './parse';
-import { watchedSources } from './replay';
 
 /** Ticks after the last entry before replay gives up on a notifier that keeps being due. */
 const MAX_TRAILING_TICKS = 10_000;
@@ -39,7 +38,6 @@ export function replayMessages(
 ): MessageReplay {
   const states: Partial<Record<SourceName, SourceState>> = {};
   let config = first;
-  let watched = watchedSources(config);
   let nextChange = 0;
   const outbound: Outbound[] = [];
   const muted: MutedEvent[] = [];
@@ -82,7 +80,6 @@ export function replayMessages(
     for (let change = changes[nextChange]; change !== undefined && change.atMs <= atMs; ) {
       while (dueAt !== undefined && dueAt < change.atMs) step([], dueAt);
       config = change.config;
-      watched = watchedSources(config);
       step([], change.atMs);
       nextChange += 1;
       change = changes[nextChange];
@@ -103,7 +100,6 @@ export function replayMessages(
   for (const entry of entries) {
     actUntil(entry.atMs);
     while (dueAt !== undefined && dueAt < entry.atMs) step([], dueAt);
-    if (!watched.has(entry.source)) continue;
     const result = evaluate(config, entry.source, entry.poll, entry.atMs, states[entry.source]);
     states[entry.source] = result.state;
     step(result.notifications, entry.atMs);

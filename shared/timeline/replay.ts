@@ -9,9 +9,10 @@ export type ReplayStates = Partial<Record<SourceName, SourceState>>;
 /**
  * Folds `evaluate` over a timeline, each source with its own state, and returns every
  * notification in order: what `telealert replay` prints (the untold resolutions of rules with
- * `resolved: false` left out: they are the notifier's alone). A source no rule reads is never
- * polled deployed, so its lines change nothing here either (no `source_unavailable` for it). A
- * deploy of another rules file (`changes`) holds from the first entry at or after its time. Pure.
+ * `resolved: false` left out: they are the notifier's alone). A line of a source no rule reads
+ * is a poll that asked nothing, as deployed: it only ends the firing alerts of the rules
+ * removed from the file (no `source_unavailable` for it, whatever the line says). A deploy of
+ * another rules file (`changes`) holds from the first entry at or after its time. Pure.
  */
 export function replayTimeline(
   config: Config,
@@ -24,14 +25,6 @@ export function replayTimeline(
   );
 }
 
-/**
- * The sources polled under `config`: those its rules read (deployed, a source no rule reads has
- * no poller).
- */
-export function watchedSources(config: Config): Set<SourceName> {
-  return new Set(config.rules.map((rule) => rule.source));
-}
-
 /** Like `replayTimeline` (untold resolutions included), also returning each source's final state. */
 export function replayWithState(
   first: Config,
@@ -42,16 +35,13 @@ export function replayWithState(
   const states: ReplayStates = { ...initial };
   const notifications: Notification[] = [];
   let config = first;
-  let watched = watchedSources(config);
   let nextChange = 0;
   for (const entry of entries) {
     for (let change = changes[nextChange]; change !== undefined && change.atMs <= entry.atMs; ) {
       config = change.config;
-      watched = watchedSources(config);
       nextChange += 1;
       change = changes[nextChange];
     }
-    if (!watched.has(entry.source)) continue;
     const result = evaluate(config, entry.source, entry.poll, entry.atMs, states[entry.source]);
     states[entry.source] = result.state;
     // One at a time: spreading a huge evaluation into push() overflows the call stack.

@@ -85,14 +85,12 @@ async function deployedMessages(file: string): Promise<readonly Message[]> {
     await step([], action.atMs);
   };
   const states: Partial<Record<SourceName, SourceState>> = {};
-  let watched = new Set(config.rules.map((rule) => rule.source));
   let nextChange = 0;
   // A deploy: the notifier's next run (at once) and each source's next poll read the new file.
   const deploy = async (atMs: number) => {
     for (let change = changes[nextChange]; change !== undefined && change.atMs <= atMs; ) {
       while (dueAt !== undefined && dueAt < change.atMs) await step([], dueAt);
       config = change.config;
-      watched = new Set(config.rules.map((rule) => rule.source));
       await step([], change.atMs);
       nextChange += 1;
       change = changes[nextChange];
@@ -112,7 +110,6 @@ async function deployedMessages(file: string): Promise<readonly Message[]> {
   for (const entry of entries) {
     await until(entry.atMs);
     while (dueAt !== undefined && dueAt < entry.atMs) await step([], dueAt);
-    if (!watched.has(entry.source)) continue;
     const result = evaluate(config, entry.source, entry.poll, entry.atMs, states[entry.source]);
     states[entry.source] = result.state;
     await step(result.notifications, entry.atMs);

@@ -365,6 +365,33 @@ describe('Function: evaluate', () => {
     expect(after.state.alerts).toEqual({});
   });
 
+  it("ends the last rule of a source's firing alerts at its next poll, which asks nothing and keeps its outage", () => {
+    const health = { health: { after: 1, notify: ['oncall'] } };
+    const read = config([{ name: 'old', where: {}, notify: ['finance'] }], health);
+    const fired = evaluate(read, 'live_calls', ok(call('a')), T0);
+    const down = evaluate(read, 'live_calls', failed(), T0 + MINUTE, fired.state);
+    expect(Object.keys(down.state.alerts)).toEqual([
+      'old{call_id=a}',
+      'source_unavailable{source=live_calls}',
+    ]);
+    // No rule reads live_calls any more: whatever its poll says, nothing was asked of the API.
+    const unread = config([{ name: 'pay', source: 'payments', where: {} }], health);
+    for (const poll of [failed(), ok(call('a'), call('b'))]) {
+      const after = evaluate(unread, 'live_calls', poll, T0 + 2 * MINUTE, down.state);
+      expect(after.notifications.map((n) => [n.key, n.status, n.channels])).toEqual([
+        ['old{call_id=a}', 'resolved', ['finance']],
+      ]);
+      expect(after.notifications[0]?.sms).toContain('rule removed from the rules file');
+      const outage = 'source_unavailable{source=live_calls}';
+      expect(after.state).toEqual({
+        version: down.state.version,
+        source: 'live_calls',
+        consecutiveFailures: 1,
+        alerts: { [outage]: down.state.alerts[outage] },
+      });
+    }
+  });
+
   it("tells a removed rule's alert to health.notify when the state did not remember the rule", () => {
     const before = evaluate(config([{ name: 'old', where: {} }]), 'live_calls', ok(call('a')), T0);
     const { rules: _rules, ...older } = before.state;

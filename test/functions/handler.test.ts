@@ -95,6 +95,28 @@ describe('Function: createPollerHandler', () => {
     expect(sns.calls()).toHaveLength(0);
   });
 
+  it('runs the poller of a source no rule reads without the token or the API, and writes nothing when nothing fires', async () => {
+    dynamodb.on(QueryCommand).resolves({ Items: [] });
+    dynamodb.on(UpdateItemCommand).resolves({});
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    // RULES has no payments rule.
+    const handler = createPollerHandler('payments', {
+      env: baseEnv(),
+      logger: new Logger({ serviceName: 'telealert' }),
+    });
+    const summary = (await handler({}, context)) as RunSummary;
+    expect(summary).toMatchObject({ samples: 1, failures: 0, records: 0, sent: 0 });
+    expect(ssm.calls()).toHaveLength(0);
+    expect(dynamodb.commandCalls(UpdateItemCommand)).toHaveLength(0);
+    const logged = lines.join('');
+    expect(logged).not.toContain('poll succeeded');
+    expect(logged).not.toContain('PollSucceeded');
+  });
+
   it('collects garbage after a run that read a large answer, and only then', async () => {
     dynamodb.on(QueryCommand).resolves({ Items: [] });
     dynamodb.on(UpdateItemCommand).resolves({});

@@ -197,6 +197,7 @@ describe('Construct: ChatChannels', () => {
       expect.stringMatching(/^OperatorsPolicy/),
     ]);
     expect(JSON.stringify(plain.toJSON())).not.toContain('chatbot.amazonaws.com');
-    expect(Object.keys(plain.findResources('AWS::Lambda::Function'))).toHaveLength(2);
+    // The two pollers and the notifier: no chat action.
+    expect(Object.keys(plain.findResources('AWS::Lambda::Function'))).toHaveLength(3);
   }, 60_000);
 });

@@ -1,18 +1,36 @@
 import { join } from 'node:path';
+import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, iamStatements, SHIPPED_CONFIG, synthStack } from './helpers';
 
 describe('Class: TelealertAlerting (options)', () => {
-  it('builds a poller only for sources that some rule uses', () => {
-    const { template } = synthStack(join(FIXTURES, 'live-calls-only.yaml'));
-    // The one poller, and the notifier.
-    template.resourceCountIs('AWS::Lambda::Function', 2);
-    template.resourceCountIs('AWS::Events::Rule', 2);
+  it('builds a poller for a source no rule reads too: no token, no alarms, no sample queue', () => {
+    const { stack, template } = synthStack(join(FIXTURES, 'live-calls-only.yaml'));
+    // Both pollers, and the notifier.
+    template.resourceCountIs('AWS::Lambda::Function', 3);
+    template.resourceCountIs('AWS::Events::Rule', 3);
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(2 minutes)' });
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Description: Match.stringLikeRegexp('end the alerts of removed payments rules'),
+    });
     template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 115 });
-    // Dead-man's switch, errors, throttles for live_calls, the notifier's errors, messages
-    // undeliverable, dead letters.
+    // Payments: asks the API nothing, so it reads no token.
+    const payments = stack.alerting.pollers.payments;
+    expect(payments?.sampleQueue).toBeUndefined();
+    const role = stack.resolve(payments?.function.role?.roleName);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter(
+      (policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([role]),
+    );
+    const sids = policies.flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as { Sid?: string }[]).map((s) => s.Sid),
+    );
+    expect(sids).toContain('StateTable');
+    expect(sids).not.toContain('ReadApiToken');
+    // Dead-man's switch, errors, throttles for live_calls only (a poller that asks nothing
+    // reports no heartbeat; its failures land in the dead-letter queue), the notifier's
+    // errors, messages undeliverable, dead letters.
     template.resourceCountIs('AWS::CloudWatch::Alarm', 6);
   }, 60_000);
 

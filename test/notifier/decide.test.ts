@@ -24,10 +24,16 @@ describe('Function: decide', () => {
 
   it('keeps nothing once every group is quiet and nothing is held', () => {
     const sent = decide(CONFIG, undefined, [event('a', T0)], T0);
-    const later = decide(CONFIG, sent.state, [], T0 + 5 * MINUTE);
+    const resolution = event('a', T0 + MINUTE, {
+      id: `ringing{call_id=a}|resolved|${T0 + MINUTE}`,
+      status: 'resolved',
+    });
+    const over = decide(CONFIG, sent.state, [resolution], T0 + MINUTE);
+    const later = decide(CONFIG, over.state, [], T0 + 5 * MINUTE);
+    expect(later.messages.map((item) => item.message.alerts[0]?.status)).toEqual(['resolved']);
     // The SMS of the hour is still remembered for the cap.
     expect(Object.keys(later.state.channels.oncall?.groups ?? {})).toEqual([]);
-    expect(decide(CONFIG, later.state, [], T0 + 61 * MINUTE).state.channels).toEqual({});
+    expect(decide(CONFIG, later.state, [], T0 + 66 * MINUTE).state.channels).toEqual({});
   });
 
   it('sends no SMS for a message below the channel minSeverity, and does not count it', () => {

@@ -152,6 +152,41 @@ describe('Function: runSource', () => {
     expect(client.calls.map((c) => c.atMs - T0)).toEqual([0, 30_000, 45_000]);
   });
 
+  it("runs a source no rule reads asking the API nothing: one sample ends its removed rules' alerts, no heartbeat", async () => {
+    const clock = manualClock();
+    const client = fakeClient(clock, () => [call('c1'), call('c2')]);
+    const { run, events, store, publisher } = options({ client, ...clock, config: FOUR_SAMPLES });
+    await runSource({ ...run, samples: [0] });
+    expect(publisher.published.map((n) => n.status)).toEqual(['firing']);
+    const asked = client.calls.length;
+    events.length = 0;
+
+    // A deploy removes the last live-calls rule; four samples a minute are still configured.
+    const unread = {
+      ...FOUR_SAMPLES,
+      rules: config([{ name: 'paid', source: 'payments', where: {} }]).rules,
+    };
+    for (let round = 0; round < 3; round += 1) {
+      clock.advance(10 * MINUTE);
+      const summary = await runSource({ ...run, config: unread, deadlineMs: clock.now() + MINUTE });
+      expect(summary).toMatchObject({ samples: 1, samplesPlanned: 1, records: 0, failures: 0 });
+    }
+    expect(client.calls.length).toBe(asked);
+    expect(publisher.published.map((n) => [n.rule, n.status])).toEqual([
+      ['too-many-ringing', 'firing'],
+      ['too-many-ringing', 'resolved'],
+    ]);
+    expect(publisher.published[1]?.sms).toContain('rule removed from the rules file');
+    expect(events.filter((e) => e.type === 'poll' || e.type === 'fetch')).toEqual([]);
+    // Written once (the resolution), then never again: no refresh, no heartbeat.
+    expect(events.flatMap((e) => (e.type === 'committed' ? [[e.written, e.pollOk]] : []))).toEqual([
+      [true, false],
+      [false, false],
+      [false, false],
+    ]);
+    expect((await store.load('live_calls')).state?.alerts).toEqual({});
+  });
+
   it('writes nothing for a sample that changes neither the state nor owes a notification', async () => {
     const clock = manualClock();
     let ringing = [call('c1'), call('c2')];

@@ -22,6 +22,11 @@ describe('Function: laterSamples', () => {
   it('plans nothing for payments, which take one sample a run', () => {
     expect(laterSamples(FOUR, 'payments', T0)).toEqual([]);
   });
+
+  it('plans nothing for live calls once no rule reads them: that run asks the API nothing', () => {
+    const unread = { ...FOUR, rules: config([{ name: 'p', source: 'payments', where: {} }]).rules };
+    expect(laterSamples(unread, 'live_calls', T0)).toEqual([]);
+  });
 });
 
 describe('Function: delaySeconds', () => {
@@ -48,6 +53,12 @@ describe('Function: judgeQueuedSample', () => {
 
   it('drops a sample the deployed rules no longer plan', () => {
     expect(judgeQueuedSample(FOUR, { ...sample, sample: 4 }, T0 + 30_000)).toMatchObject({
+      take: false,
+      reason: expect.stringContaining('not planned'),
+    });
+    // Queued before a deploy removed every live-calls rule.
+    const unread = { ...FOUR, rules: config([{ name: 'p', source: 'payments', where: {} }]).rules };
+    expect(judgeQueuedSample(unread, sample, T0 + 30_000)).toMatchObject({
       take: false,
       reason: expect.stringContaining('not planned'),
     });

@@ -258,7 +258,10 @@ export function concretise(timeline: Timeline): Concrete {
       });
     }
   };
-  // A poll with no record after one with none changes nothing (no rule waits `for`): skipped.
+  // Every source is polled under any rules file, as deployed: one no rule reads any more too
+  // (its poll asks nothing and ends its removed rules' alerts, contract 6.1 rule 8), so a
+  // removed rule's firing ends at its source's next poll, as the model has it. A poll with no
+  // record after one with none changes nothing (no rule waits `for`): skipped.
   let idle = true;
   for (let minute = 0; minute < timeline.minutes; minute += 1) {
     const records = liveRecords(timeline.spells, minute, timeline.actions);
