@@ -116,7 +116,9 @@ export class Attendant {
   #tellUnsilenced(): void {
     for (const [key, tracked] of this.alerts) {
       if (tracked.untoldSince === undefined || tracked.event === undefined) continue;
-      if (silenceFor(this.silences, tracked, this.nowMs) !== undefined) continue;
+      // The silence holds the firing it kept as that event was (a deploy may have changed the
+      // rule's severity since: the alert's later repeats are matched as they come, in `take`).
+      if (silenceFor(this.silences, tracked.event, this.nowMs) !== undefined) continue;
       const { untoldSince: _since, untoldOn, ...rest } = tracked;
       this.alerts.set(key, settle(rest));
       // On a channel never told this firing, its first telling: its page there (contract 6.1
@@ -178,6 +180,8 @@ export class Attendant {
           id: `${key}|ack-lapsed|${new Date(nowMs).toISOString()}`,
           at: nowMs,
           firedAt: tracked.firedAt,
+          // At its latest firing's severity (a deploy may have changed its rule's).
+          severity: tracked.severity,
           ackLapsed: ack.by,
         },
         channels: tracked.channels,
@@ -210,11 +214,12 @@ export class Attendant {
       const repeated = this.routed.slice(after + 1).some((item) => item.event.key === event.key);
       // The channels the silence kept the firing from, and which now never hear it.
       const kept = new Set<string>();
-      if (!repeated) {
-        for (const item of unsilenced) {
-          this.routed.splice(this.routed.indexOf(item), 1);
-          for (const name of item.channels) kept.add(name);
-        }
+      for (const item of unsilenced) {
+        // With a repeat: where the firing was heard before, that repeat tells it; the telling
+        // again, of an event from before a deploy perhaps, would only add its old severity.
+        if (repeated && item.event.again !== true) continue;
+        this.routed.splice(this.routed.indexOf(item), 1);
+        if (!repeated) for (const name of item.channels) kept.add(name);
       }
       // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
       if (notification.untold === true) {
@@ -252,12 +257,15 @@ export class Attendant {
       const muted = tracked.ack !== undefined && ackHolds(tracked.ack, nowMs);
       // A repeat the rule now sends to more channels (its notify changed): they hear it too.
       const more = notification.channels.filter((name) => !tracked.channels.includes(name));
+      // The firing a silence kept untold stays the one its end tells: a repeat an
+      // acknowledgement mutes was told to no one and kept by no silence.
+      const keepsUntold = muted && tracked.untoldSince !== undefined;
       const next: TrackedAlert = {
         ...tracked,
         // Its severity now: a rules file deployed while it fires may have changed its rule's.
         severity: event.severity,
         lastFiringAt: event.at,
-        ...(needsEvent(tracked) ? { event: kept(event) } : {}),
+        ...(needsEvent(tracked) && !keepsUntold ? { event: kept(event) } : {}),
         ...(more.length > 0 && !muted ? { channels: [...tracked.channels, ...more] } : {}),
       };
       this.alerts.set(event.key, next);
@@ -452,7 +460,9 @@ export class Attendant {
   #dueAtMs(): number | undefined {
     const due: number[] = [];
     for (const tracked of this.alerts.values()) {
-      const silence = silenceFor(this.silences, tracked, this.nowMs);
+      const held =
+        tracked.untoldSince !== undefined && tracked.event !== undefined ? tracked.event : tracked;
+      const silence = silenceFor(this.silences, held, this.nowMs);
       if (silence !== undefined && (tracked.untoldSince !== undefined || tracked.escalate)) {
         due.push(silence.endsAt);
         continue;

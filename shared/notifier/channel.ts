@@ -8,7 +8,7 @@ import type { Direct } from './direct';
 import { foldEvents } from './fold';
 import { groupOf, trimTexts } from './group';
 import { silenceFor } from './silence';
-import { isPage } from './tracked';
+import { isFirstFiring, isPage } from './tracked';
 import type { ChannelState, GroupState, HeldEvent, Outbound, Silence } from './types';
 
 /**
@@ -342,16 +342,32 @@ export class ChannelFlow {
     }
   }
 
-  /** Splits events into those to tell and those a silence in force matches now. */
+  /**
+   * Splits events into those to tell and those a silence in force matches now. A resolution
+   * told whose first firing a silence keeps here (a deploy changed its rule's severity between
+   * them, and the silence matches the firing's only) tells its firing's time: it fired and
+   * resolved while held (contract 6.1 rule 3).
+   */
   #unsilenced(events: readonly HeldEvent[], silences: readonly Silence[], out: SilencedEvent[]) {
     if (silences.length === 0) return events;
     const told: HeldEvent[] = [];
+    const kept = new Set<string>();
     for (const event of events) {
       const by = silenceFor(silences, event, this.nowMs);
       if (by === undefined) told.push(event);
-      else out.push({ event, by });
+      else {
+        out.push({ event, by });
+        if (isFirstFiring(event)) kept.add(`${event.key}\u0000${String(firingOf(event))}`);
+      }
     }
-    return told;
+    if (kept.size === 0) return told;
+    return told.map((event) =>
+      event.status === 'resolved' &&
+      event.unheard !== true &&
+      kept.has(`${event.key}\u0000${String(firingOf(event))}`)
+        ? { ...event, unheard: true as const }
+        : event,
+    );
   }
 
   /**
@@ -583,11 +599,15 @@ export class ChannelFlow {
     // Held SMS go as one digest once the hour has room (and the channel is active).
     const room = options.release || smsRoomAt(channel, this.#smsSentAt) <= nowMs;
     if (this.#active && this.#smsHeld.length > 0 && room) {
-      // A silence matches an alert as its latest held event has it (a deploy may have changed
-      // the rule's severity between its firing and its resolution): all of it or none, so the
-      // digest never tells a firing whose resolution the silence kept (contract 6.1 rules 3, 5).
+      // A silence matches an alert as the latest SMS the digest owes of it has it (a deploy may
+      // have changed the rule's severity between its firing and its resolution; an event below
+      // `minSeverity` is in the list for its status only, it owes no SMS): all of it or none,
+      // so the digest never tells a firing whose resolution the silence kept (contract 6.1
+      // rules 3, 5).
       const latest = new Map<string, HeldEvent>();
-      for (const event of this.#smsHeld) latest.set(event.key, event);
+      for (const event of this.#smsHeld) {
+        if (!latest.has(event.key) || wantsSms(channel, [event])) latest.set(event.key, event);
+      }
       const quiet = this.#smsHeld.filter((event) => {
         const last = latest.get(event.key) ?? event;
         return silenceFor(silences, last, nowMs) === undefined;

@@ -30,12 +30,17 @@ export function escalate(
     if (tracked.untoldSince !== undefined) continue;
     if (silenceFor(silences, tracked, nowMs) !== undefined) continue;
     let done = tracked.escalated ?? 0;
+    // At its latest firing's severity: its event may be the firing a silence kept untold, from
+    // before a deploy changed its rule's severity.
+    const { event } = tracked;
+    const told =
+      event.severity === tracked.severity ? event : { ...event, severity: tracked.severity };
     for (let step = steps[done]; step !== undefined; step = steps[done]) {
       if (heard + step.afterMs > nowMs) break;
       for (const channel of step.notify) {
         const id = `${channel}\u0000${done}`;
         const batch = batches.get(id) ?? { channel, step: done, events: [] };
-        batch.events.push(tracked.event);
+        batch.events.push(told);
         batches.set(id, batch);
       }
       done += 1;

@@ -7,6 +7,7 @@ import {
   pending,
   rank,
   silenced,
+  tellsFiring,
   toldFiring,
 } from './facts';
 import type { Episode, History, Item, Line, ModelMessage } from './history';
@@ -91,9 +92,7 @@ export function channelStep(step: StepContext, channel: ChannelConfig): void {
   );
   const heard = (episode: Episode) =>
     toldFiring(h, episode, channel.name) ||
-    decided.some((message) =>
-      message.lines.some((line) => line.episode === episode.id && line.status === 'firing'),
-    );
+    decided.some((message) => tellsFiring(message, episode));
   if (!activeAt(channel, now)) {
     for (const item of pending(h, channel.name)) item.fate = { how: 'deferred', at: now };
   } else {
@@ -204,7 +203,12 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
     else if (wanted) {
       for (const line of message.lines) {
         const episode = h.episodes[line.episode] as Episode;
-        h.smsHeld.push({ channel: channel.name, episode, status: line.status });
+        h.smsHeld.push({
+          channel: channel.name,
+          episode,
+          status: line.status,
+          severity: line.severity,
+        });
       }
     }
     step.send(message);
@@ -229,8 +233,11 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
     );
     if (later) continue;
     // "An event held by grouping, the cap or active hours that a silence matches by then is
-    // recorded silenced, not sent" (rule 5).
-    if (silenced(h, episode, episode.severity, now)) {
+    // recorded silenced, not sent" (rule 5): the alert as the latest SMS the cap held of it (a
+    // line below `minSeverity` owes none) was, all of it or none.
+    const mine = held.filter((entry) => entry.episode === episode);
+    const owed = mine.filter((entry) => rank(entry.severity) >= floor).at(-1) ?? mine.at(-1);
+    if (silenced(h, episode, owed?.severity ?? episode.severity, now)) {
       h.muted.push({ episode, at: now, why: 'silenced' });
       continue;
     }

@@ -1,6 +1,6 @@
 import type { ChannelConfig, Config, RuleConfig } from '../../../shared/types/config';
 import { SEVERITIES } from '../../../shared/types/config';
-import type { Episode, History, Item, Line } from './history';
+import type { Episode, History, Item, Line, ModelMessage } from './history';
 
 /** What the reference notifier's history says: plain questions, each asked of the logs. */
 
@@ -141,12 +141,21 @@ export function linesOf(items: readonly Item[], heard: (episode: Episode) => boo
   return lines;
 }
 
-/** The channel was told the episode's firing, by any message but an acknowledgement's. */
-export function toldFiring(h: History, episode: Episode, channel: string): boolean {
-  return h.messages.some(
-    (message) =>
-      message.channel === channel &&
-      message.kind !== 'ack' &&
-      message.lines.some((line) => line.episode === episode.id && line.status === 'firing'),
+/**
+ * The message told the episode's firing as the alert's own telling: not an acknowledgement's,
+ * nor a handover (a health channel hearing what a gone channel kept has not heard the alert
+ * as one of its own channels: its own telling there is still its page, and its resolution
+ * tells `firedAt`; decisions: the notifier).
+ */
+export function tellsFiring(message: ModelMessage, episode: Episode): boolean {
+  return (
+    message.kind !== 'ack' &&
+    message.kind !== 'handover' &&
+    message.lines.some((line) => line.episode === episode.id && line.status === 'firing')
   );
+}
+
+/** The channel was told the episode's firing (`tellsFiring`). */
+export function toldFiring(h: History, episode: Episode, channel: string): boolean {
+  return h.messages.some((message) => message.channel === channel && tellsFiring(message, episode));
 }

@@ -120,6 +120,8 @@ export interface History {
     readonly channel: string;
     readonly episode: Episode;
     readonly status: Line['status'];
+    /** The line's severity when the cap held it. */
+    readonly severity: Severity;
     recapped?: number;
   }[];
   /** Events recorded instead of sent. */
