@@ -257,29 +257,23 @@ export class Attendant {
       const muted = tracked.ack !== undefined && ackHolds(tracked.ack, nowMs);
       // A repeat the rule now sends to more channels (its notify changed): they hear it too.
       const more = notification.channels.filter((name) => !tracked.channels.includes(name));
-      // The firing a silence kept untold stays the one its end tells: a repeat an
-      // acknowledgement mutes was told to no one and kept by no silence.
-      const keepsUntold = muted && tracked.untoldSince !== undefined;
+      // While a silence keeps a firing untold, its event stays the one the silence kept, which
+      // its end tells (`#tellUnsilenced`), as that event was: a repeat the silence does not
+      // match (a deploy changed the rule's severity) is routed as any repeat, and a channel
+      // that tells it has heard the alert (`heard`); one the silence keeps too takes the kept
+      // event's place when the channel records it (`silencedHeld`).
+      const untold = tracked.untoldSince !== undefined;
       const next: TrackedAlert = {
         ...tracked,
         // Its severity now: a rules file deployed while it fires may have changed its rule's.
         severity: event.severity,
         lastFiringAt: event.at,
-        ...(needsEvent(tracked) && !keepsUntold ? { event: kept(event) } : {}),
+        ...(needsEvent(tracked) && !untold ? { event: kept(event) } : {}),
         ...(more.length > 0 && !muted ? { channels: [...tracked.channels, ...more] } : {}),
       };
       this.alerts.set(event.key, next);
       if (muted && tracked.ack !== undefined) {
         this.#mute(event, 'acknowledged', tracked.ack.by);
-      } else if (
-        tracked.untoldSince !== undefined &&
-        silenceFor(this.silences, event, nowMs) === undefined
-      ) {
-        // Told now, as itself: the silence that kept the firing untold has ended.
-        const { untoldSince: _since, untoldOn, ...rest } = next;
-        this.alerts.set(event.key, settle(rest));
-        const told = next.unheard === true ? { ...event, firstTold: true as const } : event;
-        this.routed.push({ event: told, channels: untoldOn ?? notification.channels });
       } else this.routed.push({ event, channels: notification.channels });
       return;
     }
@@ -348,6 +342,14 @@ export class Attendant {
       }
       if (tracked === undefined || !tracked.channels.includes(channel)) continue;
       if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
+      if (tracked.untoldSince !== undefined) {
+        // A silence kept its firing from this channel, which now told a repeat of it the
+        // silence does not match (a deploy changed its rule's severity): it heard the alert.
+        const left = (tracked.untoldOn ?? tracked.channels).filter((name) => name !== channel);
+        const { untoldSince: _since, untoldOn: _on, ...rest } = tracked;
+        tracked = left.length === 0 ? settle(rest) : { ...tracked, untoldOn: left };
+        this.alerts.set(event.key, tracked);
+      }
       const heardOn = tracked.heardOn ?? [];
       if (tracked.unheard !== true && heardOn.includes(channel)) continue;
       const { unheard: _unheard, ...rest } = tracked;

@@ -27,7 +27,8 @@ export function escalate(
     const steps = tracked.escalate ?? [];
     const heard = heardAt(tracked);
     if (tracked.ack !== undefined || tracked.event === undefined || heard === undefined) continue;
-    if (tracked.untoldSince !== undefined) continue;
+    // A silence matches it as its latest firing is (a silence that keeps an earlier event of
+    // it untold, from before a deploy changed its rule's severity, does not hold it back).
     if (silenceFor(silences, tracked, nowMs) !== undefined) continue;
     let done = tracked.escalated ?? 0;
     // At its latest firing's severity: its event may be the firing a silence kept untold, from

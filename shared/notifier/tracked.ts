@@ -68,13 +68,16 @@ function retiredKeepMs(config: Config): number {
  * A followed alert whose rule the rules file no longer has (removed or renamed, contract 6.1
  * rule 8), as the notifier keeps it until the engine's resolution comes: marked `retiredAt`, its
  * escalation cut to the steps done (so the channels they reached still hear the end, rule 6,
- * and no further step goes), no firing left to tell when a silence ends. Others as they are.
+ * and no further step goes); a firing a silence keeps untold is told when it ends, as it still
+ * fires until the engine ends it. Others as they are.
  */
 export function retire(config: Config, tracked: TrackedAlert, nowMs: number): TrackedAlert {
   if (tracked.retiredAt !== undefined || BUILT_IN_RULES.has(tracked.rule)) return tracked;
   const rule = ruleOf(config, tracked.rule);
   if (rule !== undefined) return reroute(config, rule, tracked);
-  const { escalate, escalated, untoldSince: _since, untoldOn: _on, ...rest } = tracked;
+  // A firing a silence keeps untold stays so: it still fires until the engine ends it, so the
+  // silence's end tells it (contract section 6).
+  const { escalate, escalated, ...rest } = tracked;
   const done = (escalate ?? []).slice(0, escalated ?? 0);
   return settle({
     ...rest,

@@ -365,17 +365,27 @@ class Step implements StepContext {
    */
   retell(episode: Episode, channel: string, mine: readonly Item[]): void {
     const kept = mine.filter((item) => item.fate?.how === 'silenced').at(-1) as Item;
+    // A silence still holding that event keeps it (and it brings no group forward).
+    if (silenced(this.h, episode, kept.severity, this.now)) return;
     this.route(channel, episode, 'firing', kept.at, { severity: kept.severity, first: true });
   }
 
-  /** On some channel, the episode's latest event is a firing a silence kept untold. */
+  /**
+   * On some channel, the episode's latest event is a firing a silence kept untold, and a
+   * silence still holds it as it was (at its own severity: a deploy may have changed its
+   * rule's since).
+   */
   keptUntold(episode: Episode): boolean {
     const channels = new Set(
       this.h.items.filter((item) => item.episode === episode).map((item) => item.channel),
     );
     return [...channels].some((name) => {
       const last = this.h.items.filter((i) => i.episode === episode && i.channel === name).at(-1);
-      return last?.fate?.how === 'silenced' && last.status === 'firing';
+      return (
+        last?.fate?.how === 'silenced' &&
+        last.status === 'firing' &&
+        silenced(this.h, episode, last.severity, this.now)
+      );
     });
   }
 
@@ -396,6 +406,9 @@ class Step implements StepContext {
         // silence ends is told then" (section 6). A first firing so told is the alert's page:
         // "the SMS cap never holds its SMS" (rule 2), or the page would be late.
         if (last?.fate?.how === 'silenced' && last.status === 'firing') {
+          // Unless a silence still holds that event as it was (a deploy changed its rule's
+          // severity since): then it stays kept.
+          if (silenced(h, episode, last.severity, now)) continue;
           this.route(name, episode, 'firing', last.at, {
             severity: last.severity,
             first: this.untoldPage(episode, name),
@@ -418,7 +431,7 @@ class Step implements StepContext {
       // call meanwhile acknowledges it anew and nothing lapses): what the product decided.
       const lapsed = h.acks.filter((ack) => ack.episode === episode);
       const ack = lapsed[lapsed.length - 1];
-      const kept = quiet && this.keptUntold(episode);
+      const kept = this.keptUntold(episode);
       if (!kept && ack?.until !== undefined && ack.until <= now && ack.lapsedTold === undefined) {
         ack.lapsedTold = now;
         // To its own channels: its rule's when it fired, and those its repeats went to since.
