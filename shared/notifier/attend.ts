@@ -342,8 +342,8 @@ export class Attendant {
       }
       if (tracked === undefined || !tracked.channels.includes(channel)) continue;
       if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
-      if (tracked.untoldSince !== undefined) {
-        // A silence kept its firing from this channel, which now told a repeat of it the
+      if (tracked.untoldSince !== undefined && event.at > (tracked.event?.at ?? event.at)) {
+        // A silence kept its firing from this channel, which now told a later repeat of it the
         // silence does not match (a deploy changed its rule's severity): it heard the alert.
         const left = (tracked.untoldOn ?? tracked.channels).filter((name) => name !== channel);
         const { untoldSince: _since, untoldOn: _on, ...rest } = tracked;
