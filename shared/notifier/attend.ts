@@ -12,7 +12,6 @@ import { silenceFor } from './silence';
 import {
   ackHolds,
   alertAsEvent,
-  escalatedTo,
   isFirstFiring,
   isRepeat,
   kept,
@@ -22,6 +21,7 @@ import {
   ruleOf,
   settle,
   stale,
+  toldByEscalation,
   worthFollowing,
 } from './tracked';
 import type {
@@ -499,13 +499,6 @@ export class Attendant {
       unfollowed: this.#unfollowed,
     };
   }
-}
-
-/** The channels its escalation steps told its firing (not those a silence kept it from). */
-function toldByEscalation(tracked: TrackedAlert): Set<string> {
-  const out = escalatedTo(tracked);
-  for (const name of tracked.escalationKept ?? []) out.delete(name);
-  return out;
 }
 
 /** No message told the alert's firing to this channel of its own (a silence kept it). */

@@ -30,6 +30,12 @@ export interface ChannelOptions {
   readonly release: boolean;
   /** Whether a followed alert is acknowledged in this step (after people's actions). */
   readonly acknowledged: (key: string) => boolean;
+  /**
+   * Whether a later firing of the alert than the one `firedAt` names was told on this channel
+   * (by any message of it, an escalation's too): an SMS the cap held of the earlier firing is
+   * no longer owed (the digest tells each alert's latest status, contract 6.1 rule 3).
+   */
+  readonly laterFiringTold?: (key: string, firedAt: number, channel: string) => boolean;
 }
 
 /** An event a silence matched when its channel was about to tell it. */
@@ -608,8 +614,12 @@ export class ChannelFlow {
       for (const event of this.#smsHeld) {
         if (!latest.has(event.key) || wantsSms(channel, [event])) latest.set(event.key, event);
       }
+      const later = options.laterFiringTold;
       const quiet = this.#smsHeld.filter((event) => {
         const last = latest.get(event.key) ?? event;
+        if (later !== undefined && event.firedAt !== undefined) {
+          if (later(event.key, event.firedAt, channel.name)) return false;
+        }
         return silenceFor(silences, last, nowMs) === undefined;
       });
       const parts =

@@ -16,6 +16,7 @@ import {
   nextOnCallChange,
 } from './oncall';
 import { applyAction, type PersonAction } from './people';
+import { heardBy } from './tracked';
 import type { ChannelState, Decision, NotifierState, Outbound } from './types';
 import { NOTIFIER_STATE_VERSION } from './types';
 
@@ -156,6 +157,10 @@ export function decide(
   for (const event of events) people.take(event);
   people.lapse();
   const acknowledged = (key: string) => people.alerts.get(key)?.ack !== undefined;
+  const laterFiringTold = (key: string, firedAt: number, channel: string) => {
+    const tracked = people.alerts.get(key);
+    return tracked !== undefined && tracked.firedAt > firedAt && heardBy(tracked, channel);
+  };
   // The channels' own messages: grouped, deferred, silenced when they go.
   const flows = Object.values(config.channels).map((channel) => {
     const flow = new ChannelFlow(
@@ -163,7 +168,7 @@ export function decide(
       reaching(channel, onCall.get(channel.name)),
       acted.channels[channel.name] ?? EMPTY_CHANNEL,
       nowMs,
-      { ...how, acknowledged },
+      { ...how, acknowledged, laterFiringTold },
     );
     flow.route(
       people.routed

@@ -175,6 +175,18 @@ export function escalatedTo(tracked: TrackedAlert): Set<string> {
   return out;
 }
 
+/** The channels its escalation steps told its firing (not those a silence kept it from). */
+export function toldByEscalation(tracked: TrackedAlert): Set<string> {
+  const out = escalatedTo(tracked);
+  for (const name of tracked.escalationKept ?? []) out.delete(name);
+  return out;
+}
+
+/** A message told the alert's current firing on this channel: its rule's, or an escalation's. */
+export function heardBy(tracked: TrackedAlert, channel: string): boolean {
+  return tracked.heardOn?.includes(channel) === true || toldByEscalation(tracked).has(channel);
+}
+
 /** The channels an alert has reached: its own, and those its escalation has gone to. */
 export function reachedChannels(tracked: TrackedAlert): Set<string> {
   return new Set([...tracked.channels, ...escalatedTo(tracked)]);
