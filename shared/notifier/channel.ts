@@ -28,8 +28,11 @@ export const EMPTY_CHANNEL: ChannelState = {
 export interface ChannelOptions {
   readonly foldAbove: number;
   readonly release: boolean;
-  /** Whether a followed alert is acknowledged in this step (after people's actions). */
-  readonly acknowledged: (key: string) => boolean;
+  /**
+   * Whether a followed alert fires unacknowledged in this step (after people's actions and
+   * this step's events), in the firing `firedAt` names when given.
+   */
+  readonly firesUnacknowledged: (key: string, firedAt: number | undefined) => boolean;
   /**
    * Whether a later firing of the alert than the one `firedAt` names was told on this channel
    * (by any message of it, an escalation's too): an SMS the cap held of the earlier firing is
@@ -57,14 +60,17 @@ function wantsSms(channel: ChannelConfig, events: readonly HeldEvent[]): boolean
  * or a critical escalation deferred by active hours while its alert still fires
  * unacknowledged (resolved or acknowledged meanwhile, it is news, no longer a page).
  */
-function pagesIn(events: readonly HeldEvent[], acknowledged: (key: string) => boolean): boolean {
+function pagesIn(
+  events: readonly HeldEvent[],
+  firesUnacknowledged: ChannelOptions['firesUnacknowledged'],
+): boolean {
   const latest = new Map<string, HeldEvent>();
   for (const event of events) latest.set(event.key, event);
   return events.some((event) =>
     event.escalation === true
       ? event.severity === 'critical' &&
         latest.get(event.key)?.status === 'firing' &&
-        !acknowledged(event.key)
+        firesUnacknowledged(event.key, firingOf(event))
       : isPage(event),
   );
 }
@@ -398,7 +404,7 @@ export class ChannelFlow {
           'deferred',
           'active-hours',
           deferred,
-          pagesIn(deferred, options.acknowledged),
+          pagesIn(deferred, options.firesUnacknowledged),
           !this.#inWindow,
         );
         for (const candidate of digest) this.#decided.push(candidate);
@@ -450,7 +456,7 @@ export class ChannelFlow {
         'alerts',
         key,
         told,
-        pagesIn(told, this.options.acknowledged),
+        pagesIn(told, this.options.firesUnacknowledged),
       )) {
         this.#decided.push(candidate);
       }
@@ -582,7 +588,7 @@ export class ChannelFlow {
       // (contract 6.1 rules 2, 5 and 8), as that channel's own digest would have.
       const critical =
         item.reason === 'handover'
-          ? pagesIn(item.events, options.acknowledged)
+          ? pagesIn(item.events, options.firesUnacknowledged)
           : item.events.some((event) => event.severity === 'critical');
       parts.forEach((part, index) => {
         // An ack's SMS goes to the caller alone (`to`), whatever `minSeverity` (contract 6.1 rule 7).

@@ -156,7 +156,14 @@ export function decide(
   const people = new Attendant(config, acted, nowMs, how.followAtMost);
   for (const event of events) people.take(event);
   people.lapse();
-  const acknowledged = (key: string) => people.alerts.get(key)?.ack !== undefined;
+  const firesUnacknowledged = (key: string, firedAt: number | undefined) => {
+    const tracked = people.alerts.get(key);
+    return (
+      tracked !== undefined &&
+      tracked.ack === undefined &&
+      (firedAt === undefined || tracked.firedAt === firedAt)
+    );
+  };
   const laterFiringTold = (key: string, firedAt: number, channel: string) => {
     const tracked = people.alerts.get(key);
     return tracked !== undefined && tracked.firedAt > firedAt && heardBy(tracked, channel);
@@ -168,7 +175,7 @@ export function decide(
       reaching(channel, onCall.get(channel.name)),
       acted.channels[channel.name] ?? EMPTY_CHANNEL,
       nowMs,
-      { ...how, acknowledged, laterFiringTold },
+      { ...how, firesUnacknowledged, laterFiringTold },
     );
     flow.route(
       people.routed
