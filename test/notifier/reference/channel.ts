@@ -3,6 +3,7 @@ import {
   acknowledged,
   activeAt,
   groupKey,
+  isOpen,
   linesOf,
   pending,
   rank,
@@ -167,10 +168,15 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   // contract's "first message of a new group"), at once or, deferred by active hours, in the
   // channel's digest while the alert still fires unacknowledged (resolved or acknowledged by
   // then, it is news, not a page).
-  const deferredPage = (line: Line) =>
-    line.escalation &&
-    line.status === 'firing' &&
-    !acknowledged(h, h.episodes[line.episode] as Episode, now);
+  const deferredPage = (line: Line) => {
+    const episode = h.episodes[line.episode] as Episode;
+    return (
+      line.escalation &&
+      line.status === 'firing' &&
+      isOpen(episode) &&
+      !acknowledged(h, episode, now)
+    );
+  };
   const pages = (message: ModelMessage) =>
     message.lines.some(
       (line) =>

@@ -329,28 +329,30 @@ class Step implements StepContext {
   }
 
   /**
-   * A silence kept the episode's first firing from the channel and nothing of it was told
-   * there since, by any message (an escalation's too): its next telling is its page there
-   * (rule 2: "the SMS cap never holds its SMS"), as its first firing would have been.
+   * A silence kept the episode from the channel (its first firing, or the repeats that went
+   * there: a channel the rule's `notify` gained while it fired, a renamed one) and nothing of
+   * it was told there since, by any message (an escalation's too): its next telling is its
+   * page there (rule 2: "the SMS cap never holds its SMS"), as its first firing would have
+   * been. The product draws the same boundary (a channel that never heard the alert).
    */
   untoldPage(episode: Episode, channel: string): boolean {
     const mine = this.h.items.filter(
       (item) => item.episode === episode && item.channel === channel,
     );
     return (
-      mine.some((item) => item.first && item.fate?.how === 'silenced') &&
+      mine.some((item) => item.fate?.how === 'silenced') &&
       mine.every((item) => item.fate?.how === 'silenced') &&
       !toldFiring(this.h, episode, channel)
     );
   }
 
   /**
-   * As `untoldPage`, but what came after the silenced first firing while the silence held
-   * still waits in its group (not yet a page).
+   * As `untoldPage`, but what came after the silenced events while the silence held still
+   * waits in its group (not yet a page).
    */
   keptPage(episode: Episode, channel: string, mine: readonly Item[]): boolean {
     return (
-      mine.some((item) => item.first && item.fate?.how === 'silenced') &&
+      mine.some((item) => item.fate?.how === 'silenced') &&
       mine.every(
         (item) => item.fate?.how === 'silenced' || (item.fate === undefined && !item.first),
       ) &&
