@@ -112,27 +112,37 @@ export class Attendant {
     this.muted.push({ id: event.id, key: event.key, reason, by });
   }
 
-  /** Silences that ended (or were expired) tell the firings they kept untold. */
+  /**
+   * Silences that ended (or were expired) tell the firings they kept untold, once no silence
+   * matches the alert as it is now, on each channel where none matches the event it kept there
+   * either, as that event was (a deploy may have changed the rule's severity since: the
+   * alert's later events are matched as they come, in `take`).
+   */
   #tellUnsilenced(): void {
     for (const [key, tracked] of this.alerts) {
-      if (tracked.untoldSince === undefined || tracked.event === undefined) continue;
-      // The silence holds the firing it kept as that event was (a deploy may have changed the
-      // rule's severity since: the alert's later repeats are matched as they come, in `take`).
-      if (silenceFor(this.silences, tracked.event, this.nowMs) !== undefined) continue;
-      const { untoldSince: _since, untoldOn, ...rest } = tracked;
-      this.alerts.set(key, settle(rest));
+      const { event } = tracked;
+      if (tracked.untoldSince === undefined || event === undefined) continue;
+      // Nothing is told of an alert a silence matches as it is now.
+      if (silenceFor(this.silences, tracked, this.nowMs) !== undefined) continue;
+      const keptOn = (name: string) => tracked.untoldEvents?.[name] ?? event;
+      const channels = tracked.untoldOn ?? tracked.channels;
+      const ended = channels.filter(
+        (name) => silenceFor(this.silences, keptOn(name), this.nowMs) === undefined,
+      );
+      if (ended.length === 0) continue;
+      this.alerts.set(key, stillUntold(tracked, ended));
       // On a channel never told this firing, its first telling: its page there (contract 6.1
       // rule 2), as its first firing would have been; on one that heard it (an escalation's
       // message told it), a telling again, even of the first firing's own event.
-      const channels = untoldOn ?? tracked.channels;
       const escalated = toldByEscalation(tracked);
-      const untold = (name: string) => neverHeard(tracked, name) && !escalated.has(name);
-      const fresh = channels.filter(untold);
-      const heard = channels.filter((name) => !untold(name));
-      const { firstTold: _first, again: _again, escalation: _escalated, ...event } = tracked.event;
-      const routed: Routed[] = [];
-      if (fresh.length > 0) routed.push({ event: { ...event, firstTold: true }, channels: fresh });
-      if (heard.length > 0) routed.push({ event: { ...event, again: true }, channels: heard });
+      const routed: Routed[] = ended.map((name) => {
+        const { firstTold: _first, again: _again, escalation: _step, ...told } = keptOn(name);
+        const fresh = neverHeard(tracked, name) && !escalated.has(name);
+        return {
+          event: fresh ? { ...told, firstTold: true as const } : { ...told, again: true as const },
+          channels: [name],
+        };
+      });
       this.#unsilenced.set(key, routed);
       for (const item of routed) this.routed.push(item);
     }
@@ -170,7 +180,7 @@ export class Attendant {
       // A silence holds it: the acknowledgement lapses when the silence ends (contract 6.1
       // rule 7, section 6), told then to all its own channels as any lapse is; a new
       // acknowledgement meanwhile replaces it.
-      if (tracked.untoldSince !== undefined) continue;
+      if (this.#silenceHolds(key, tracked)) continue;
       const { ack: _lapsed, ...rest } = tracked;
       this.alerts.set(key, settle(rest));
       const base = tracked.event ?? alertAsEvent(key, tracked);
@@ -187,6 +197,22 @@ export class Attendant {
         channels: tracked.channels,
       });
     }
+  }
+
+  /**
+   * A silence still holds what it kept untold of the alert on some channel, as that event was,
+   * and no later event of it goes there in this step.
+   */
+  #silenceHolds(key: string, tracked: TrackedAlert): boolean {
+    const { event } = tracked;
+    if (tracked.untoldSince === undefined || event === undefined) return false;
+    return (tracked.untoldOn ?? tracked.channels).some((name) => {
+      const kept = tracked.untoldEvents?.[name] ?? event;
+      if (silenceFor(this.silences, kept, this.nowMs) === undefined) return false;
+      return !this.routed.some(
+        (item) => item.event.key === key && item.event.at > kept.at && item.channels.includes(name),
+      );
+    });
   }
 
   /** One event decided by the engine, in order. */
@@ -257,18 +283,16 @@ export class Attendant {
       const muted = tracked.ack !== undefined && ackHolds(tracked.ack, nowMs);
       // A repeat the rule now sends to more channels (its notify changed): they hear it too.
       const more = notification.channels.filter((name) => !tracked.channels.includes(name));
-      // While a silence keeps a firing untold, its event stays the one the silence kept, which
-      // its end tells (`#tellUnsilenced`), as that event was: a repeat the silence does not
-      // match (a deploy changed the rule's severity) is routed as any repeat, and a channel
-      // that tells it has heard the alert (`heard`); one the silence keeps too takes the kept
-      // event's place when the channel records it (`silencedHeld`).
-      const untold = tracked.untoldSince !== undefined;
+      // While a silence keeps a firing untold, what it kept on each channel stays in
+      // `untoldEvents`, which its end tells (`#tellUnsilenced`), as that event was: a repeat the
+      // silence does not match (a deploy changed the rule's severity) is routed as any repeat,
+      // and a channel that tells it has heard the alert (`heard`).
       const next: TrackedAlert = {
         ...tracked,
         // Its severity now: a rules file deployed while it fires may have changed its rule's.
         severity: event.severity,
         lastFiringAt: event.at,
-        ...(needsEvent(tracked) && !untold ? { event: kept(event) } : {}),
+        ...(needsEvent(tracked) ? { event: kept(event) } : {}),
         ...(more.length > 0 && !muted ? { channels: [...tracked.channels, ...more] } : {}),
       };
       this.alerts.set(event.key, next);
@@ -305,7 +329,7 @@ export class Attendant {
   #follow(
     event: HeldEvent,
     channels: readonly string[],
-    untold: Pick<TrackedAlert, 'untoldSince' | 'untoldOn' | 'heardOn'>,
+    untold: Pick<TrackedAlert, 'untoldSince' | 'untoldOn' | 'untoldEvents' | 'heardOn'>,
   ): void {
     const escalate = ruleOf(this.config, event.rule)?.escalate ?? [];
     const started: TrackedAlert = {
@@ -321,7 +345,9 @@ export class Attendant {
       ...untold,
       ...((untold.heardOn?.length ?? 0) > 0 ? {} : { unheard: true as const }),
     };
-    this.alerts.set(event.key, settle(started));
+    // A silence's keeping of a rule a deploy removed since (an outage's backlog): followed as
+    // retired, so it waits for the resolution the engine tells of it (rule 8).
+    this.alerts.set(event.key, settle(retire(this.config, started, this.nowMs)));
   }
 
   /**
@@ -342,12 +368,11 @@ export class Attendant {
       }
       if (tracked === undefined || !tracked.channels.includes(channel)) continue;
       if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
-      if (tracked.untoldSince !== undefined && event.at > (tracked.event?.at ?? event.at)) {
+      const keptHere = tracked.untoldEvents?.[channel] ?? tracked.event;
+      if (tracked.untoldSince !== undefined && event.at > (keptHere?.at ?? event.at)) {
         // A silence kept its firing from this channel, which now told a later repeat of it the
         // silence does not match (a deploy changed its rule's severity): it heard the alert.
-        const left = (tracked.untoldOn ?? tracked.channels).filter((name) => name !== channel);
-        const { untoldSince: _since, untoldOn: _on, ...rest } = tracked;
-        tracked = left.length === 0 ? settle(rest) : { ...tracked, untoldOn: left };
+        tracked = stillUntold(tracked, [channel]);
         this.alerts.set(event.key, tracked);
       }
       const heardOn = tracked.heardOn ?? [];
@@ -407,6 +432,7 @@ export class Attendant {
           this.#follow(event, channels, {
             untoldSince: this.nowMs,
             untoldOn: [channel],
+            untoldEvents: { [channel]: kept(event) },
             ...(heardOn === undefined ? {} : { heardOn }),
           });
         } else {
@@ -424,11 +450,14 @@ export class Attendant {
         tracked.untoldSince !== undefined && tracked.untoldOn === undefined
           ? undefined
           : [...new Set([...(tracked.untoldOn ?? []), channel])];
+      const newer = tracked.event !== undefined && tracked.event.at > event.at;
       this.alerts.set(key, {
         ...tracked,
-        event: kept(event),
+        // Its latest firing event (escalation and a lapsing acknowledgement tell it).
+        ...(newer ? {} : { event: kept(event) }),
         untoldSince: tracked.untoldSince ?? this.nowMs,
         ...(untoldOn === undefined ? {} : { untoldOn }),
+        untoldEvents: { ...tracked.untoldEvents, [channel]: kept(event) },
       });
     }
   }
@@ -462,12 +491,19 @@ export class Attendant {
   #dueAtMs(): number | undefined {
     const due: number[] = [];
     for (const tracked of this.alerts.values()) {
-      const held =
-        tracked.untoldSince !== undefined && tracked.event !== undefined ? tracked.event : tracked;
-      const silence = silenceFor(this.silences, held, this.nowMs);
-      if (silence !== undefined && (tracked.untoldSince !== undefined || tracked.escalate)) {
-        due.push(silence.endsAt);
+      const untold = tracked.untoldSince !== undefined;
+      // A silence holding it as it is now holds everything of it back until it ends.
+      const now = silenceFor(this.silences, tracked, this.nowMs);
+      if (now !== undefined && (untold || tracked.escalate)) {
+        due.push(now.endsAt);
         continue;
+      }
+      // The silences holding what they kept untold, as it was.
+      const kept = untold ? [tracked.event, ...Object.values(tracked.untoldEvents ?? {})] : [];
+      for (const item of kept) {
+        const silence =
+          item === undefined ? undefined : silenceFor(this.silences, item, this.nowMs);
+        if (silence !== undefined) due.push(silence.endsAt);
       }
       const step = escalationDueAt(tracked);
       if (step !== undefined) due.push(step);
@@ -499,6 +535,20 @@ export class Attendant {
       unfollowed: this.#unfollowed,
     };
   }
+}
+
+/** The alert once these channels are no longer kept untold (told, or told now). */
+function stillUntold(tracked: TrackedAlert, told: readonly string[]): TrackedAlert {
+  const { untoldSince, untoldOn: _on, untoldEvents, ...rest } = tracked;
+  const left = (tracked.untoldOn ?? tracked.channels).filter((name) => !told.includes(name));
+  if (left.length === 0 || untoldSince === undefined) return settle(rest);
+  const events = Object.entries(untoldEvents ?? {}).filter(([name]) => left.includes(name));
+  return {
+    ...rest,
+    untoldSince,
+    untoldOn: left,
+    ...(events.length === 0 ? {} : { untoldEvents: Object.fromEntries(events) }),
+  };
 }
 
 /** No message told the alert's firing to this channel of its own (a silence kept it). */

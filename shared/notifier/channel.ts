@@ -473,7 +473,9 @@ export class ChannelFlow {
    * still fires. Its own group ends it when the resolution is told (`#stillFiring`).
    */
   #endElsewhere(events: readonly HeldEvent[]): void {
-    if (this.#groups.size < 2) return;
+    // One group is enough to hold the alert elsewhere: the resolution's own group may not
+    // exist yet (its new severity starts one).
+    if (this.#groups.size === 0) return;
     let index: Map<string, string[]> | undefined;
     for (const event of events) {
       if (event.status !== 'resolved') continue;

@@ -239,6 +239,12 @@ export interface TrackedAlert {
    */
   readonly untoldOn?: readonly string[];
   /**
+   * With `untoldSince`: by channel, the event the silence kept there, where it is not `event`
+   * (channels hold events apart, and a deploy may change the rule's severity between them: its
+   * telling there is that event, as it was).
+   */
+  readonly untoldEvents?: Readonly<Record<string, HeldEvent>>;
+  /**
    * Epoch ms of the first message that told its firing to one of its own channels: escalation
    * steps count from it (contract 6.1 rule 4).
    */
