@@ -12,7 +12,7 @@ import { readTimeline } from '../../shared/timeline/parse';
  * `replay --messages`: when (wall clock in the config zone), to which channel, what kind, and
  * each alert as `key status` (`, fired HH:MM:SS` when a firing and its resolution are told
  * once); `oncall` and `to` as the message carries them. `sms` and `subject`, when given, must
- * match exactly (`sms: null`: email only). A timeline may carry people's actions (`silence`,
+ * match exactly (`sms: null`: email only); `includes`, lines the message's text must contain. A timeline may carry people's actions (`silence`,
  * `ack`) and deploys of another rules file (`{at, config}`, on top of `BASE`); `muted`, when
  * given, lists the events recorded instead of sent, in order.
  */
@@ -34,6 +34,8 @@ export const Expected = z.strictObject({
   alerts: z.array(z.string()),
   sms: z.optional(z.nullable(z.string())),
   subject: z.optional(z.string()),
+  /** Lines the message's text must contain (what an alert line says: its time, its value). */
+  includes: z.optional(z.array(z.string())),
 });
 
 const Scenario = z.strictObject({

@@ -19,6 +19,9 @@ function shown(message: Message, zone: string, expected: z.infer<typeof Expected
     ),
     ...(expected?.sms === undefined ? {} : { sms: message.sms }),
     ...(expected?.subject === undefined ? {} : { subject: message.subject }),
+    ...(expected?.includes === undefined
+      ? {}
+      : { includes: expected.includes.filter((line) => message.text.includes(line)) }),
   };
 }
 
