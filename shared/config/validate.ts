@@ -186,7 +186,7 @@ function readAck(
     issues.push({
       path: 'ack.did',
       message:
-        'needs a live_calls rule: the live-calls poller sees the call, and it runs only for one',
+        'needs a live_calls rule: the live-calls poller sees the call, and it reads calls only for one',
     });
   }
   const did = canonicalPhone(ack.did);

@@ -88,7 +88,7 @@ rules:
 ack: { did: "+918000000099" }
 `),
     ).toEqual([
-      'telealert.yaml: ack.did: needs a live_calls rule: the live-calls poller sees the call, and it runs only for one',
+      'telealert.yaml: ack.did: needs a live_calls rule: the live-calls poller sees the call, and it reads calls only for one',
     ]);
   });
 });
