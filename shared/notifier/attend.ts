@@ -54,7 +54,7 @@ export interface Attended {
  * channels' firing alerts, confirmed by an `ack` message), a firing or a repeat (recorded as
  * acknowledged when a repeat of an acknowledged alert, else routed), or a resolution (routed
  * to every channel that heard the alert, its rule's and its escalation's; the alert is
- * forgotten). Silences are not applied here but when a message goes (`channel.ts`, contract
+ * forgotten). Silences are not applied here but when a message goes (`mute.ts`, contract
  * 6.1 rule 5): once the channels decided, `heard` and `silencedHeld` say what they told and
  * what a silence kept. At most `followAtMost` alerts are followed (`follow.ts`): a firing past
  * it is told all the same, marked `unfollowed`, and neither escalates nor can be acknowledged,

@@ -1,7 +1,9 @@
-import { type ChannelConfig, SEVERITIES } from '../types/config';
+import { type ChannelConfig, type Config, SEVERITIES } from '../types/config';
 import { highestSeverity } from './bodies';
-import type { ComposedPart } from './compose';
-import type { HeldEvent, Outbound } from './types';
+import { type ComposedPart, compose } from './compose';
+import { wantsSms } from './pages';
+import { silenceFor } from './silence';
+import type { HeldEvent, Outbound, Silence } from './types';
 
 export const HOUR_MS = 3_600_000;
 
@@ -142,4 +144,54 @@ export function capSms(
     supersede(smsHeld, events);
     return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };
   });
+}
+
+/**
+ * The cap's digest SMS of the events `smsHeld` keeps, once the hour has room: events a silence
+ * now matches left out (their email told them), and those of a firing a later one of its alert
+ * was told after (`laterFiringTold`, `ChannelOptions`). Updates `sentAt`; the caller empties
+ * `smsHeld`.
+ */
+export function capDigest(
+  config: Config,
+  channel: ChannelConfig,
+  sentAt: number[],
+  smsHeld: readonly HeldEvent[],
+  silences: readonly Silence[],
+  nowMs: number,
+  laterFiringTold: ((key: string, firedAt: number, channel: string) => boolean) | undefined,
+): Outbound[] {
+  // A silence matches an alert as the latest SMS the digest owes of it has it (a deploy may
+  // have changed the rule's severity between its firing and its resolution; an event below
+  // `minSeverity` is in the list for its status only, it owes no SMS): all of it or none,
+  // so the digest never tells a firing whose resolution the silence kept (contract 6.1
+  // rules 3, 5).
+  const latest = new Map<string, HeldEvent>();
+  for (const event of smsHeld) {
+    if (!latest.has(event.key) || wantsSms(channel, [event])) latest.set(event.key, event);
+  }
+  const quiet = smsHeld.filter((event) => {
+    const last = latest.get(event.key) ?? event;
+    if (laterFiringTold !== undefined && event.firedAt !== undefined) {
+      if (laterFiringTold(event.key, event.firedAt, channel.name)) return false;
+    }
+    return silenceFor(silences, last, nowMs) === undefined;
+  });
+  const parts =
+    quiet.length === 0
+      ? []
+      : compose({
+          config,
+          channel,
+          reason: 'capped',
+          groupKey: 'sms-cap',
+          events: quiet,
+          nowMs,
+          withSms: true,
+        });
+  // The digest's events were emailed already: it delivers nothing new, so one SMS suffices.
+  const messages: Outbound[] = [];
+  for (const part of parts) messages.push({ message: part.message, delivers: [], smsHeld: false });
+  if (parts.length > 0) sentAt.push(nowMs);
+  return messages;
 }

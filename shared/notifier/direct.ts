@@ -1,4 +1,8 @@
+import type { ChannelConfig, Config } from '../types/config';
 import type { AckFacts } from './ack-call';
+import type { Candidate } from './cap';
+import { compose } from './compose';
+import { pagesIn, wantsSms } from './pages';
 import type { HeldEvent } from './types';
 
 /** An event to route to some of its channels as usual (grouping, active hours, the cap). */
@@ -31,4 +35,49 @@ export interface Direct {
   readonly to?: string;
   /** An ack confirmation: what it says beyond the alerts it acknowledged. */
   readonly ack?: AckFacts;
+}
+
+/**
+ * A direct message to a channel, told now (not deferred), before the SMS cap has looked at it:
+ * its parts, the first delivering `item.delivers`. `firesUnacknowledged`:
+ * `ChannelOptions.firesUnacknowledged`.
+ */
+export function directCandidates(
+  config: Config,
+  channel: ChannelConfig,
+  nowMs: number,
+  item: Direct,
+  firesUnacknowledged: (key: string, firedAt: number | undefined) => boolean,
+): Candidate[] {
+  const parts = compose({
+    config,
+    channel,
+    reason: item.reason,
+    groupKey: item.groupKey,
+    events: item.events,
+    nowMs,
+    withSms: item.sms ?? wantsSms(channel, item.events),
+    title: item.title,
+    ...(item.ack === undefined ? {} : { ack: item.ack }),
+  });
+  // A handover (`handover.ts`) pages for a page its gone channel kept and never sent
+  // (contract 6.1 rules 2, 5 and 8), as that channel's own digest would have.
+  const critical =
+    item.reason === 'handover'
+      ? pagesIn(item.events, firesUnacknowledged)
+      : item.events.some((event) => event.severity === 'critical');
+  return parts.map((part, index) => {
+    // An ack's SMS goes to the caller alone (`to`), whatever `minSeverity` (contract 6.1 rule 7).
+    const to = index === 0 && part.message.sms !== null ? item.to : undefined;
+    const message = to === undefined ? part.message : { ...part.message, to };
+    return {
+      part: { message, ids: index === 0 ? item.delivers : [] },
+      // An escalation of a critical alert is a page that matters.
+      criticalFirst: index === 0 && critical,
+      // A handoff, and an ack's confirmation to its caller, neither held nor counted by the
+      // cap: forged calls cannot burn the SMS budget nor hold back a page (rule 7).
+      ...(item.reason === 'handoff' || item.reason === 'ack' ? { uncapped: true } : {}),
+      events: item.events,
+    };
+  });
 }

@@ -27,7 +27,7 @@ export function isFirstFiring(event: HeldEvent): boolean {
  * A critical alert's page: its first firing, or the first telling of a firing a silence kept
  * untold (not on a channel that heard it meanwhile, `again`). Brings its group forward to
  * `wait` and passes the SMS cap (contract 6.1 rule 2; an escalation deferred by active hours
- * may page too: `pagesIn` in channel.ts).
+ * may page too: `pagesIn` in pages.ts).
  */
 export function isPage(event: HeldEvent): boolean {
   if (event.severity !== 'critical' || event.again === true) return false;
