@@ -188,7 +188,7 @@ export class ChannelFlow {
       const told = unsilenced(group.held, silences, nowMs, silenced);
       // A resolution a silence kept untold still ends its alert: the group has nothing firing
       // once the others are over too (contract 6.1 rule 2).
-      const before = withoutHushedEnds(group, told);
+      const before = withoutHushedEnds(group.firing, group, told);
       const emptied = emptiedOf({ ...group, ...(before === undefined ? {} : { firing: before }) });
       if (told.length === 0) {
         this.#groups.byKey.set(key, emptied);
@@ -203,7 +203,9 @@ export class ChannelFlow {
         this.#decided.push(candidate);
       }
       const { firing: _before, ...rest } = emptied;
-      const firing = stillFiring(before, told);
+      // Each alert by its latest event: a firing told here whose later resolution a silence
+      // kept untold is over too.
+      const firing = withoutHushedEnds(stillFiring(group.firing, told), group, told);
       this.#groups.byKey.set(key, { ...rest, lastSentAt: nowMs, ...(firing ? { firing } : {}) });
     }
   }

@@ -17,21 +17,31 @@ function homeOf(event: HeldEvent): string {
 }
 
 /**
- * The group's firing alerts less those whose resolution it held and a silence kept untold
- * (`told`: the held events that go).
+ * `firing` less the alerts whose resolution the group held and a silence kept untold (`told`:
+ * the held events that go), unless a later event of the alert is told (it fired again).
  */
 export function withoutHushedEnds(
+  firing: readonly string[] | undefined,
   group: GroupState,
   told: readonly HeldEvent[],
 ): readonly string[] | undefined {
-  if (group.firing === undefined || told.length === group.held.length) return group.firing;
+  if (firing === undefined || told.length === group.held.length) return firing;
   const going = new Set(told);
+  const lastTold = new Map<string, number>();
+  for (const event of told) {
+    lastTold.set(event.key, Math.max(lastTold.get(event.key) ?? event.at, event.at));
+  }
   const ended = new Set(
     group.held
-      .filter((event) => event.status === 'resolved' && !going.has(event))
+      .filter(
+        (event) =>
+          event.status === 'resolved' &&
+          !going.has(event) &&
+          (lastTold.get(event.key) ?? Number.NEGATIVE_INFINITY) <= event.at,
+      )
       .map((event) => event.key),
   );
-  return ended.size === 0 ? group.firing : group.firing.filter((key) => !ended.has(key));
+  return ended.size === 0 ? firing : firing.filter((key) => !ended.has(key));
 }
 
 /** The group once its held events went (told, deferred or silenced): its interval goes on. */
