@@ -49,8 +49,8 @@ export interface Attended {
 
 /**
  * The people's side of a notifier step (contract section 6): what Alertmanager leaves to
- * PagerDuty, around the channels' own stages. On creation, firings a silence kept untold are
- * told once it has ended. `take` then reads each event: an ack call (acknowledges the caller's
+ * PagerDuty, around the channels' own stages. First (`tellUnsilenced`), firings a silence kept
+ * untold are told once it has ended. `take` then reads each event: an ack call (acknowledges the caller's
  * channels' firing alerts, confirmed by an `ack` message), a firing or a repeat (recorded as
  * acknowledged when a repeat of an acknowledged alert, else routed), or a resolution (routed
  * to every channel that heard the alert, its rule's and its escalation's; the alert is
@@ -98,7 +98,6 @@ export class Attendant {
     }
     this.#notes = new Map(Object.entries(state.firing ?? {}));
     for (const key of overLimit(this.alerts, this.followAtMost)) this.#unfollow(key);
-    this.#tellUnsilenced();
   }
 
   #addDirect(channel: string, message: Direct): void {
@@ -118,12 +117,19 @@ export class Attendant {
    * either, as that event was (a deploy may have changed the rule's severity since: the
    * alert's later events are matched as they come, in `take`).
    */
-  #tellUnsilenced(): void {
+  tellUnsilenced(events: readonly Notification[]): void {
+    // As it is now: at the severity of its latest firing event in this step, if any (a deploy
+    // may have changed its rule's).
+    const latest = new Map<string, Severity>();
+    for (const event of events) {
+      if (event.status === 'firing') latest.set(event.key, event.severity);
+    }
     for (const [key, tracked] of this.alerts) {
       const { event } = tracked;
       if (tracked.untoldSince === undefined || event === undefined) continue;
       // Nothing is told of an alert a silence matches as it is now.
-      if (silenceFor(this.silences, tracked, this.nowMs) !== undefined) continue;
+      const severity = latest.get(key) ?? tracked.severity;
+      if (silenceFor(this.silences, { ...tracked, severity }, this.nowMs) !== undefined) continue;
       const keptOn = (name: string) => tracked.untoldEvents?.[name] ?? event;
       const channels = tracked.untoldOn ?? tracked.channels;
       const ended = channels.filter(
@@ -237,12 +243,17 @@ export class Attendant {
       this.#unsilenced.delete(event.key);
       const last = unsilenced.at(-1);
       const after = last === undefined ? -1 : this.routed.indexOf(last);
-      const repeated = this.routed.slice(after + 1).some((item) => item.event.key === event.key);
+      const later = this.routed.slice(after + 1).filter((item) => item.event.key === event.key);
       // The channels the silence kept the firing from, and which now never hear it.
       const kept = new Set<string>();
       for (const item of unsilenced) {
-        // With a repeat: where the firing was heard before, that repeat tells it; the telling
-        // again, of an event from before a deploy perhaps, would only add its old severity.
+        // A repeat of it goes there in this step (a channel its rule notifies, not one only an
+        // escalation reached). Where the firing was heard before, that repeat tells it; the
+        // telling again, of an event from before a deploy perhaps, would only add its old
+        // severity.
+        const repeated = item.channels.some((name) =>
+          later.some((other) => other.channels.includes(name)),
+        );
         if (repeated && item.event.again !== true) continue;
         this.routed.splice(this.routed.indexOf(item), 1);
         if (!repeated) for (const name of item.channels) kept.add(name);
@@ -450,11 +461,13 @@ export class Attendant {
         tracked.untoldSince !== undefined && tracked.untoldOn === undefined
           ? undefined
           : [...new Set([...(tracked.untoldOn ?? []), channel])];
-      const newer = tracked.event !== undefined && tracked.event.at > event.at;
+      // Its latest firing event, as the engine told it (escalation and a lapsing
+      // acknowledgement tell it): not a deferred escalation's or a telling's copy of it.
+      const { firstTold: _first, again: _again, escalation: _step, ...plain } = event;
+      const newer = tracked.event !== undefined && tracked.event.at >= plain.at;
       this.alerts.set(key, {
         ...tracked,
-        // Its latest firing event (escalation and a lapsing acknowledgement tell it).
-        ...(newer ? {} : { event: kept(event) }),
+        ...(newer ? {} : { event: kept(plain) }),
         untoldSince: tracked.untoldSince ?? this.nowMs,
         ...(untoldOn === undefined ? {} : { untoldOn }),
         untoldEvents: { ...tracked.untoldEvents, [channel]: kept(event) },

@@ -154,6 +154,7 @@ export function decide(
   const onCall = channelsOnCall(config, overrides, nowMs);
   // Intake: people's actions, acknowledgements, silences at arrival, who each event goes to.
   const people = new Attendant(config, acted, nowMs, how.followAtMost);
+  people.tellUnsilenced(events);
   for (const event of events) people.take(event);
   people.lapse();
   const firesUnacknowledged = (key: string, firedAt: number | undefined) => {

@@ -60,7 +60,8 @@ export function acknowledged(h: History, episode: Episode, now: number): boolean
 export function ownChannels(h: History, episode: Episode): Set<string> {
   const own = new Set(episode.channels);
   for (const item of h.items) {
-    if (item.episode === episode && item.escalation === undefined) own.add(item.channel);
+    if (item.episode !== episode || item.escalation !== undefined || item.stepRetold) continue;
+    own.add(item.channel);
   }
   return own;
 }

@@ -45,6 +45,11 @@ export interface Item {
   readonly first: boolean;
   /** An escalation step's telling, deferred by active hours. */
   readonly escalation?: number;
+  /**
+   * The telling, once a silence ended, of an escalation step's the silence kept: told as any
+   * firing there, but the channel is the step's, not one of the episode's own.
+   */
+  readonly stepRetold?: true;
   /** The group it waits (or was told) in: its episode's first waiting event's (`channel.ts`). */
   group?: string;
   fate?: { readonly how: 'told' | 'silenced' | 'deferred'; readonly at: number };

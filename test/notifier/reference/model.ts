@@ -56,7 +56,7 @@ class Step implements StepContext {
     episode: Episode,
     status: Item['status'],
     at: number,
-    more: Partial<Pick<Item, 'first' | 'escalation' | 'severity'>> = {},
+    more: Partial<Pick<Item, 'first' | 'escalation' | 'severity' | 'stepRetold'>> = {},
   ) {
     if (this.config.channels[channel] === undefined) return;
     const severity = episode.severity;
@@ -414,6 +414,7 @@ class Step implements StepContext {
           this.route(name, episode, 'firing', last.at, {
             severity: last.severity,
             first: this.untoldPage(episode, name),
+            ...(last.escalation !== undefined || last.stepRetold ? { stepRetold: true } : {}),
           });
         } else if (
           last?.fate === undefined &&
