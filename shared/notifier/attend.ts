@@ -420,7 +420,10 @@ export class Attendant {
       if (isFirstFiring(event)) first.add(event.key);
       // An escalation its hours deferred here, kept by the silence: this channel was not told.
       const tracked = this.alerts.get(event.key);
-      if (event.escalation === true && tracked !== undefined) {
+      // Of its current firing: a deferred escalation of an earlier one (it resolved and fired
+      // again meanwhile) says nothing of what this firing's channels heard.
+      const current = event.firedAt === undefined || event.firedAt === tracked?.firedAt;
+      if (event.escalation === true && tracked !== undefined && current) {
         const before = tracked.escalationKept ?? [];
         if (!before.includes(channel)) {
           this.alerts.set(event.key, { ...tracked, escalationKept: [...before, channel] });
@@ -520,7 +523,9 @@ export class Attendant {
       }
       const step = escalationDueAt(tracked);
       if (step !== undefined) due.push(step);
-      if (tracked.ack?.until !== undefined) due.push(tracked.ack.until);
+      // Past and still there, it waits for a silence's end (pushed above).
+      const until = tracked.ack?.until;
+      if (until !== undefined && until > this.nowMs) due.push(until);
     }
     return due.length === 0 ? undefined : due.reduce((a, b) => Math.min(a, b));
   }

@@ -1,6 +1,6 @@
 import type { Direct } from './direct';
 import { silenceFor } from './silence';
-import { heardAt, settle } from './tracked';
+import { ackHolds, heardAt, settle } from './tracked';
 import type { HeldEvent, Silence, TrackedAlert } from './types';
 
 function formatWait(ms: number): string {
@@ -26,7 +26,10 @@ export function escalate(
   for (const [key, tracked] of alerts) {
     const steps = tracked.escalate ?? [];
     const heard = heardAt(tracked);
-    if (tracked.ack !== undefined || tracked.event === undefined || heard === undefined) continue;
+    // An acknowledgement by call that ran out lets its escalation resume, even while its
+    // telling again waits for a silence that keeps an earlier event of it (contract 6.1 rule 7).
+    if (ackHolds(tracked.ack, nowMs) || tracked.event === undefined || heard === undefined)
+      continue;
     // A silence matches it as its latest firing is (a silence that keeps an earlier event of
     // it untold, from before a deploy changed its rule's severity, does not hold it back).
     if (silenceFor(silences, tracked, nowMs) !== undefined) continue;
@@ -79,6 +82,7 @@ export function escalate(
 export function escalationDueAt(tracked: TrackedAlert): number | undefined {
   const step = tracked.escalate?.[tracked.escalated ?? 0];
   const heard = heardAt(tracked);
-  if (step === undefined || tracked.ack !== undefined || heard === undefined) return undefined;
-  return heard + step.afterMs;
+  if (step === undefined || heard === undefined) return undefined;
+  if (tracked.ack !== undefined && tracked.ack.until === undefined) return undefined;
+  return Math.max(heard + step.afterMs, tracked.ack?.until ?? 0);
 }
