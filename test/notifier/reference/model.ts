@@ -348,13 +348,18 @@ class Step implements StepContext {
 
   /**
    * As `untoldPage`, but what came after the silenced events while the silence held still
-   * waits in its group (not yet a page).
+   * waits in its group or the channel's digest (not yet a page).
    */
   keptPage(episode: Episode, channel: string, mine: readonly Item[]): boolean {
     return (
       mine.some((item) => item.fate?.how === 'silenced') &&
       mine.every(
-        (item) => item.fate?.how === 'silenced' || (item.fate === undefined && !item.first),
+        (item) =>
+          item.fate?.how === 'silenced' ||
+          // Waiting in its group, or deferred by active hours to the channel's digest.
+          (!item.first &&
+            (item.fate === undefined ||
+              (item.fate.how === 'deferred' && item.digested === undefined))),
       ) &&
       !toldFiring(this.h, episode, channel)
     );
@@ -417,11 +422,14 @@ class Step implements StepContext {
             ...(last.escalation !== undefined || last.stepRetold ? { stepRetold: true } : {}),
           });
         } else if (
-          last?.fate === undefined &&
-          last?.status === 'firing' &&
+          last !== undefined &&
+          (last.fate === undefined ||
+            (last.fate.how === 'deferred' && last.digested === undefined)) &&
+          last.status === 'firing' &&
           this.keptPage(episode, name, mine)
         ) {
-          // A repeat that came while the silence held and waits in its group: "a silence is
+          // A repeat that came while the silence held and waits in its group (or the channel's
+          // digest, outside its active hours): "a silence is
           // applied when a message goes" (rule 5), so it goes as what it is now, the firing the
           // silence kept untold, told: the alert's page (rule 2).
           this.retell(episode, name, mine);
