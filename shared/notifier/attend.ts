@@ -309,7 +309,10 @@ export class Attendant {
       this.alerts.set(event.key, next);
       if (muted && tracked.ack !== undefined) {
         this.#mute(event, 'acknowledged', tracked.ack.by);
-      } else this.routed.push({ event, channels: notification.channels });
+        return;
+      }
+      this.#toldByRepeat(event.key, notification.channels);
+      this.routed.push({ event, channels: notification.channels });
       return;
     }
     const wanted = worthFollowing(ruleOf(config, event.rule));
@@ -335,6 +338,25 @@ export class Attendant {
     }
     this.#notes.delete(event.key);
     this.#follow(event, notification.channels, {});
+  }
+
+  /**
+   * A repeat that goes in the step a silence ended, to a channel that heard the firing before,
+   * tells the alert there as it is now: the telling again of what the silence kept (from before
+   * a deploy, perhaps) goes no more, or its old severity would ride with it (and owe an SMS the
+   * alert no longer wants). A firing never heard there keeps its page (rule 2).
+   */
+  #toldByRepeat(key: string, channels: readonly string[]): void {
+    const unsilenced = this.#unsilenced.get(key);
+    if (unsilenced === undefined) return;
+    const left = unsilenced.filter((item) => {
+      const told =
+        item.event.again === true && item.channels.every((name) => channels.includes(name));
+      if (told) this.routed.splice(this.routed.indexOf(item), 1);
+      return !told;
+    });
+    if (left.length > 0) this.#unsilenced.set(key, left);
+    else this.#unsilenced.delete(key);
   }
 
   #follow(
