@@ -63,7 +63,10 @@ const SEVERITY_ORDER: readonly Severity[] = ['info', 'warning', 'critical'];
  * and to `health.notify`, who keep telealert itself working; at the rule's severity, at least
  * `warning`: alerts are being left out, and a channel's `minSeverity: warning` must not hide it.
  */
-export function limitTarget(config: Config, rule: RuleConfig): NotificationTarget {
+export function limitTarget(
+  config: Config,
+  rule: Pick<RuleConfig, 'notify' | 'severity'>,
+): NotificationTarget {
   const channels = [...rule.notify];
   for (const channel of config.health.notify) {
     if (!channels.includes(channel)) channels.push(channel);

@@ -1,6 +1,6 @@
 import type { Config, RuleConfig, Severity, SourceName } from '../types/config';
 import { healthKey } from './health';
-import { TOO_MANY_ALERTS } from './limit';
+import { limitTarget, TOO_MANY_ALERTS } from './limit';
 import { buildNotification } from './notify';
 import type { AlertInstance, Evaluation, Notification, RememberedRule, SourceState } from './types';
 
@@ -107,13 +107,14 @@ export function retireRemovedRules(
 ): Notification[] {
   const current = new Set(config.rules.map((rule) => rule.name));
   const gone = Object.values(prior.alerts)
-    .filter(
-      (instance) =>
-        instance.state === 'firing' && !BUILT_IN.has(instance.rule) && !current.has(instance.rule),
-    )
+    .filter((instance) => instance.state === 'firing' && retiredRule(instance, current))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const notifications: Notification[] = [];
   for (const instance of gone) {
+    if (instance.rule === TOO_MANY_ALERTS) {
+      notifications.push(retiredLimit(config, source, prior, instance, nowMs));
+      continue;
+    }
     const remembered = prior.rules?.[instance.rule];
     const severity: Severity = remembered?.severity ?? 'warning';
     const heard =
@@ -139,6 +140,40 @@ export function retireRemovedRules(
     );
   }
   return notifications;
+}
+
+/**
+ * The rule the file no longer has that an alert stands for: its own, or the one a
+ * `too_many_alerts` counted the matches of.
+ */
+function retiredRule(instance: AlertInstance, current: ReadonlySet<string>): boolean {
+  if (instance.rule === TOO_MANY_ALERTS) return !current.has(instance.labels.rule ?? '');
+  return !BUILT_IN.has(instance.rule) && !current.has(instance.rule);
+}
+
+/**
+ * A removed rule's `too_many_alerts`: nothing is left out of a rule telealert no longer
+ * evaluates, so it is told resolved, saying why, where it went (the rule's channels its firing
+ * went to, and `health.notify`), at the rule's last severity, at least `warning` (`limitTarget`).
+ */
+function retiredLimit(
+  config: Config,
+  source: SourceName,
+  prior: SourceState,
+  instance: AlertInstance,
+  nowMs: number,
+): Notification {
+  const remembered = prior.rules?.[instance.labels.rule ?? ''];
+  const rule = {
+    notify:
+      remembered === undefined
+        ? []
+        : (notifiedAt(remembered.notified, instance.firedAt ?? 0) ?? []),
+    severity: remembered?.severity ?? 'warning',
+  };
+  const target = limitTarget(config, rule);
+  const about = { ...instance, context: { ...instance.context, untracked: '0' } };
+  return buildNotification(config, source, target, 'resolved', about, nowMs, RULE_REMOVED_REASON);
 }
 
 /**

@@ -20,7 +20,7 @@ export function limitValue(input: MessageInput): string {
   const rule = input.context.rule ?? '?';
   return input.status === 'firing'
     ? `rule ${rule}: ${input.context.untracked ?? '?'} ${noun(input)} not tracked (limit ${input.context.limit ?? '?'})`
-    : `rule ${rule}: every match tracked again`;
+    : `rule ${rule}: ${input.reason ?? 'every match tracked again'}`;
 }
 
 /** The rule lines of the email. */
@@ -33,6 +33,7 @@ export function limitLines(input: MessageInput): (readonly [string, string])[] {
     ],
     ['Not tracked', `${context.untracked ?? '?'} ${noun(input)} at the last evaluation`],
     ['Tracked', `${context.tracked ?? '?'} (at most ${context.limit ?? '?'} for this rule)`],
+    ...(input.reason === undefined ? [] : [['Resolved', input.reason] as const]),
   ];
 }
 

@@ -49,7 +49,9 @@ export function renderMessage(input: MessageInput): RenderedMessage {
     summaryTemplate === undefined
       ? undefined
       : oneLine(renderTemplate(summaryTemplate, templateValues(input)));
-  const facts = [valuePart(input), identity(input)].filter((part) => part !== '').join('; ');
+  // `too_many_alerts` names its rule in its value (its only label).
+  const about = isLimitAlert(input) ? '' : identity(input);
+  const facts = [valuePart(input), about].filter((part) => part !== '').join('; ');
   const dlt = input.config.sms?.dlt;
   // With DLT the registered template is the message: the facts fill its slots, most important first.
   const sms =
@@ -62,7 +64,7 @@ export function renderMessage(input: MessageInput): RenderedMessage {
       : fillDltTemplate(dlt.template, [
           `${status} ${input.ruleName}`,
           valuePart(input),
-          identity(input),
+          about,
           summary ?? '',
           input.severity,
         ]);

@@ -145,6 +145,45 @@ describe('Function: evaluate, a rule matching more than it may track', () => {
     ]);
   });
 
+  it('is told resolved once, saying why, where it went, when a deploy removes its rule', () => {
+    const failed = { name: 'failed', source: 'payments' as const, where: { status: 'failed' } };
+    const base = everyPending(config([failed]).rules);
+    const cfg: Config = { ...base, health: { after: 3, notify: ['finance'] } };
+    const records = payments(ruleLimit(cfg, 'payments') + 1);
+    const first = evaluate(cfg, 'payments', poll(records), T0);
+    expect(limitAlerts(first.notifications).map((n) => n.status)).toEqual(['firing']);
+
+    const removed: Config = { ...cfg, rules: cfg.rules.filter((rule) => rule.name !== 'pending') };
+    const after = evaluate(removed, 'payments', poll(records), T0 + MINUTE, first.state);
+    const [alert] = limitAlerts(after.notifications);
+    expect(alert).toMatchObject({
+      status: 'resolved',
+      key: 'too_many_alerts{rule=pending}',
+      severity: 'warning',
+      channels: ['oncall', 'finance'],
+    });
+    expect(alert?.sms).toBe(
+      'RESOLVED too_many_alerts: rule pending: rule removed from the rules file; warning',
+    );
+    expect(alert?.text).toContain('rule removed from the rules file');
+    expect(after.state.alerts['too_many_alerts{rule=pending}']).toBeUndefined();
+    const later = evaluate(removed, 'payments', poll(records), T0 + 2 * MINUTE, after.state);
+    expect(limitAlerts(later.notifications)).toEqual([]);
+  });
+
+  it('is told resolved when the removed rule was the last that read its source', () => {
+    const ringing = { name: 'ringing', where: { state: 'Ringing' } };
+    const cfg = everyPending(config([ringing]).rules);
+    const records = payments(ruleLimit(cfg, 'payments') + 1);
+    const first = evaluate(cfg, 'payments', poll(records), T0);
+    const removed: Config = { ...cfg, rules: cfg.rules.filter((rule) => rule.name !== 'pending') };
+    const after = evaluate(removed, 'payments', poll(records), T0 + MINUTE, first.state);
+    expect(limitAlerts(after.notifications).map((n) => `${n.status} ${n.key}`)).toEqual([
+      'resolved too_many_alerts{rule=pending}',
+    ]);
+    expect(after.state.alerts).toEqual({});
+  });
+
   it('limits the groups of an aggregate rule as it limits records', () => {
     const cfg = config([
       { name: 'per-did', where: { state: 'Ringing' }, count: '> 0', groupBy: ['did'] },
