@@ -127,16 +127,18 @@ export function capSms(
     if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
     supersede(smsHeld, events);
     const waiting = new Set(smsHeld.map(firingTag));
-    const later = () => {
-      for (const event of events) if (waiting.has(firingTag(event))) smsHeld.push(event);
+    const later = (told: boolean) => {
+      for (const event of events) {
+        if (waiting.has(firingTag(event))) smsHeld.push(told ? { ...event, smsTold: true } : event);
+      }
     };
     if (part.message.sms === null) {
-      later();
+      later(false);
       return { message: part.message, ...delivers, smsHeld: false };
     }
     if (criticalFirst || granted.has(part)) {
       sentAt.push(nowMs);
-      later();
+      later(true);
       return { message: part.message, ...delivers, smsHeld: false };
     }
     for (const event of events) smsHeld.push(event);
@@ -163,12 +165,13 @@ export function capDigest(
 ): Outbound[] {
   // A silence matches an alert as the latest SMS the digest owes of it has it (a deploy may
   // have changed the rule's severity between its firing and its resolution; an event below
-  // `minSeverity` is in the list for its status only, it owes no SMS): all of it or none,
-  // so the digest never tells a firing whose resolution the silence kept (contract 6.1
-  // rules 3, 5).
+  // `minSeverity`, or one an SMS told since, is in the list for its status only, it owes no
+  // SMS): all of it or none, so the digest never tells a firing whose resolution the silence
+  // kept (contract 6.1 rules 3, 5).
   const latest = new Map<string, HeldEvent>();
   for (const event of smsHeld) {
-    if (!latest.has(event.key) || wantsSms(channel, [event])) latest.set(event.key, event);
+    const owes = event.smsTold !== true && wantsSms(channel, [event]);
+    if (!latest.has(event.key) || owes) latest.set(event.key, event);
   }
   const quiet = smsHeld.filter((event) => {
     const last = latest.get(event.key) ?? event;
