@@ -3,12 +3,12 @@ import type { Notification } from '../engine/types';
 import type { Config, Severity } from '../types/config';
 import { ACK_ANSWER_EVERY_MS, takeAckCall } from './ack-call';
 import type { Direct, Routed } from './direct';
-import { escalationDueAt } from './escalate';
+import { followedDueAt } from './escalate';
 import { FollowedAlerts, overLimit } from './follow';
 import { heldEvent } from './group';
 import { keptNotes, note, noteHeard } from './noted';
-import { keptSilences, withPeople } from './people';
-import { silenceFor } from './silence';
+import { countSilenced, keptSilences, withPeople } from './people';
+import { resolutionRoutes } from './resolution';
 import {
   ackHolds,
   alertAsEvent,
@@ -16,12 +16,11 @@ import {
   isRepeat,
   kept,
   needsEvent,
-  reachedChannels,
   retire,
   ruleOf,
   settle,
   stale,
-  toldByEscalation,
+  startFollowing,
   worthFollowing,
 } from './tracked';
 import type {
@@ -33,6 +32,18 @@ import type {
   TrackedAlert,
   UnfollowedAlert,
 } from './types';
+import {
+  escalationKeptOn,
+  firstKept,
+  heardHere,
+  overWhenTold,
+  severitiesNow,
+  silencedOn,
+  silenceHolds,
+  toldAtSilenceEnd,
+  toldByRepeat,
+  type Untold,
+} from './untold';
 
 /** Calls to `ack.did` taken are remembered this long (the pollers remember them an hour too). */
 const ACK_CALL_RETENTION_MS = 2 * 3_600_000;
@@ -58,13 +69,15 @@ export interface Attended {
  * 6.1 rule 5): once the channels decided, `heard` and `silencedHeld` say what they told and
  * what a silence kept. At most `followAtMost` alerts are followed (`follow.ts`): a firing past
  * it is told all the same, marked `unfollowed`, and neither escalates nor can be acknowledged,
- * unless it displaces a less severe alert. Pure: time is `nowMs`.
+ * unless it displaces a less severe alert. What a silence kept untold, and who heard an
+ * alert's firing, is read and written by `untold.ts`; who hears a resolution, `resolution.ts`.
+ * Pure: time is `nowMs`.
  */
 export class Attendant {
   /** Events that go on to the channels' stages, in order (untold firings whose silence ended first). */
   readonly routed: Routed[] = [];
   /** This step's tellings of firings a silence kept untold, by alert key. */
-  readonly #unsilenced = new Map<string, Routed[]>();
+  readonly #unsilenced = new Map<string, readonly Routed[]>();
   /** Ack confirmations, by channel. */
   readonly direct = new Map<string, Direct[]>();
   readonly muted: MutedEvent[] = [];
@@ -118,39 +131,13 @@ export class Attendant {
    * alert's later events are matched as they come, in `take`).
    */
   tellUnsilenced(events: readonly Notification[]): void {
-    // As it is now: at the severity of its latest firing event in this step, if any (a deploy
-    // may have changed its rule's).
-    const latest = new Map<string, Severity>();
-    for (const event of events) {
-      if (event.status === 'firing') latest.set(event.key, event.severity);
-    }
+    const now = severitiesNow(events);
     for (const [key, tracked] of this.alerts) {
-      const { event } = tracked;
-      if (tracked.untoldSince === undefined || event === undefined) continue;
-      // Nothing is told of an alert a silence matches as it is now.
-      const severity = latest.get(key) ?? tracked.severity;
-      if (silenceFor(this.silences, { ...tracked, severity }, this.nowMs) !== undefined) continue;
-      const keptOn = (name: string) => tracked.untoldEvents?.[name] ?? event;
-      const channels = tracked.untoldOn ?? tracked.channels;
-      const ended = channels.filter(
-        (name) => silenceFor(this.silences, keptOn(name), this.nowMs) === undefined,
-      );
-      if (ended.length === 0) continue;
-      this.alerts.set(key, stillUntold(tracked, ended));
-      // On a channel never told this firing, its first telling: its page there (contract 6.1
-      // rule 2), as its first firing would have been; on one that heard it (an escalation's
-      // message told it), a telling again, even of the first firing's own event.
-      const escalated = toldByEscalation(tracked);
-      const routed: Routed[] = ended.map((name) => {
-        const { firstTold: _first, again: _again, escalation: _step, ...told } = keptOn(name);
-        const fresh = neverHeard(tracked, name) && !escalated.has(name);
-        return {
-          event: fresh ? { ...told, firstTold: true as const } : { ...told, again: true as const },
-          channels: [name],
-        };
-      });
-      this.#unsilenced.set(key, routed);
-      for (const item of routed) this.routed.push(item);
+      const told = toldAtSilenceEnd(tracked, now.get(key), this.silences, this.nowMs);
+      if (told === undefined) continue;
+      this.alerts.set(key, told.tracked);
+      this.#unsilenced.set(key, told.routed);
+      this.routed.push(...told.routed);
     }
   }
 
@@ -186,7 +173,7 @@ export class Attendant {
       // A silence holds it: the acknowledgement lapses when the silence ends (contract 6.1
       // rule 7, section 6), told then to all its own channels as any lapse is; a new
       // acknowledgement meanwhile replaces it.
-      if (this.#silenceHolds(key, tracked)) continue;
+      if (silenceHolds(key, tracked, this.silences, nowMs, this.routed)) continue;
       const { ack: _lapsed, ...rest } = tracked;
       this.alerts.set(key, settle(rest));
       const base = tracked.event ?? alertAsEvent(key, tracked);
@@ -205,22 +192,6 @@ export class Attendant {
     }
   }
 
-  /**
-   * A silence still holds what it kept untold of the alert on some channel, as that event was,
-   * and no later event of it goes there in this step.
-   */
-  #silenceHolds(key: string, tracked: TrackedAlert): boolean {
-    const { event } = tracked;
-    if (tracked.untoldSince === undefined || event === undefined) return false;
-    return (tracked.untoldOn ?? tracked.channels).some((name) => {
-      const kept = tracked.untoldEvents?.[name] ?? event;
-      if (silenceFor(this.silences, kept, this.nowMs) === undefined) return false;
-      return !this.routed.some(
-        (item) => item.event.key === key && item.event.at > kept.at && item.channels.includes(name),
-      );
-    });
-  }
-
   /** One event decided by the engine, in order. */
   take(notification: Notification): void {
     const event = heldEvent(notification);
@@ -231,63 +202,7 @@ export class Attendant {
     const { config, nowMs } = this;
     const tracked = this.alerts.get(event.key);
     if (event.status === 'resolved') {
-      this.alerts.delete(event.key);
-      this.#notes.delete(event.key);
-      // Over by the time the notifier saw its silence end (the end came in the same step): a
-      // silence's end tells only an alert still firing (contract section 6), so not the firing,
-      // unless a repeat of it in this step (the backlog of an outage) tells it all the same:
-      // then it stays, the alert's first telling, its page (rule 2). Once: a later resolution
-      // of the alert in this step (it fired again and ended again) ends a new firing, which
-      // is told (rule 1).
-      const unsilenced = this.#unsilenced.get(event.key) ?? [];
-      this.#unsilenced.delete(event.key);
-      const last = unsilenced.at(-1);
-      const after = last === undefined ? -1 : this.routed.indexOf(last);
-      const later = this.routed.slice(after + 1).filter((item) => item.event.key === event.key);
-      // The channels the silence kept the firing from, and which now never hear it.
-      const kept = new Set<string>();
-      for (const item of unsilenced) {
-        // A repeat of it goes there in this step (a channel its rule notifies, not one only an
-        // escalation reached). Where the firing was heard before, that repeat tells it; the
-        // telling again, of an event from before a deploy perhaps, would only add its old
-        // severity.
-        const repeated = item.channels.some((name) =>
-          later.some((other) => other.channels.includes(name)),
-        );
-        if (repeated && item.event.again !== true) continue;
-        this.routed.splice(this.routed.indexOf(item), 1);
-        if (!repeated) for (const name of item.channels) kept.add(name);
-      }
-      // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
-      if (notification.untold === true) {
-        this.routed.push({ event, channels: notification.channels });
-        return;
-      }
-      // Whoever heard the firing hears the end (contract 6.1 rule 6): escalation's channels too.
-      // Not a channel only its escalation reached, where a silence kept that until now: it
-      // never heard the firing (its own channels are told the end all the same, rule 3).
-      const reached = tracked === undefined ? new Set<string>() : reachedChannels(tracked);
-      for (const name of [...kept, ...(tracked?.escalationKept ?? [])]) {
-        if (!notification.channels.includes(name)) reached.delete(name);
-      }
-      const channels = [...new Set([...notification.channels, ...reached])];
-      // Channels its firing never went to (the rule's notify changed meanwhile), or never heard
-      // (a silence kept it untold until now): told firedAt (contract 6.1 rule 3). A followed
-      // alert knows where its firing and repeats went; the engine says it of others. A channel
-      // an escalation step told heard it (a channel renamed into the rule's notify after its
-      // firing went, which the step reached under its new name).
-      const escalated = tracked === undefined ? new Set<string>() : toldByEscalation(tracked);
-      const fresh = new Set(
-        tracked === undefined
-          ? (notification.newTo ?? [])
-          : notification.channels.filter(
-              (name) => !reached.has(name) || (neverHeard(tracked, name) && !escalated.has(name)),
-            ),
-      );
-      const heard = channels.filter((name) => !fresh.has(name));
-      if (heard.length > 0) this.routed.push({ event, channels: heard });
-      if (fresh.size > 0)
-        this.routed.push({ event: { ...event, unheard: true }, channels: [...fresh] });
+      this.#takeResolution(notification, event, tracked);
       return;
     }
     if (tracked !== undefined && isRepeat(config, tracked, event)) {
@@ -295,7 +210,7 @@ export class Attendant {
       // A repeat the rule now sends to more channels (its notify changed): they hear it too.
       const more = notification.channels.filter((name) => !tracked.channels.includes(name));
       // While a silence keeps a firing untold, what it kept on each channel stays in
-      // `untoldEvents`, which its end tells (`#tellUnsilenced`), as that event was: a repeat the
+      // `untoldEvents`, which its end tells (`tellUnsilenced`), as that event was: a repeat the
       // silence does not match (a deploy changed the rule's severity) is routed as any repeat,
       // and a channel that tells it has heard the alert (`heard`).
       const next: TrackedAlert = {
@@ -318,14 +233,7 @@ export class Attendant {
     const wanted = worthFollowing(ruleOf(config, event.rule));
     const followed = wanted && this.#room(event.key, event.severity);
     if (wanted && !followed) {
-      this.#unfollowed.push({
-        key: event.key,
-        rule: event.rule,
-        severity: event.severity,
-        reason: 'full',
-      });
-    }
-    if (wanted && !followed) {
+      this.#full(event.key, event);
       this.routed.push({
         event: { ...event, unfollowed: this.followAtMost },
         channels: notification.channels,
@@ -341,46 +249,41 @@ export class Attendant {
   }
 
   /**
-   * A repeat that goes in the step a silence ended, to a channel that heard the firing before,
-   * tells the alert there as it is now: the telling again of what the silence kept (from before
-   * a deploy, perhaps) goes no more, or its old severity would ride with it (and owe an SMS the
-   * alert no longer wants). A firing never heard there keeps its page (rule 2).
+   * A resolution: the alert is forgotten, and what a silence kept of its firing is told no more
+   * where it is over (`untold.ts` `overWhenTold`); it goes to whoever heard the firing
+   * (`resolution.ts` `resolutionRoutes`).
    */
+  #takeResolution(
+    notification: Notification,
+    event: HeldEvent,
+    tracked: TrackedAlert | undefined,
+  ): void {
+    this.alerts.delete(event.key);
+    this.#notes.delete(event.key);
+    const unsilenced = this.#unsilenced.get(event.key) ?? [];
+    this.#unsilenced.delete(event.key);
+    const { dropped, kept } = overWhenTold(event.key, unsilenced, this.routed);
+    this.#drop(dropped);
+    this.routed.push(...resolutionRoutes(notification, event, tracked, kept));
+  }
+
+  /** A repeat to these channels tells the alert there as it is now (`untold.ts` `toldByRepeat`). */
   #toldByRepeat(key: string, channels: readonly string[]): void {
     const unsilenced = this.#unsilenced.get(key);
     if (unsilenced === undefined) return;
-    const left = unsilenced.filter((item) => {
-      const told =
-        item.event.again === true && item.channels.every((name) => channels.includes(name));
-      if (told) this.routed.splice(this.routed.indexOf(item), 1);
-      return !told;
-    });
+    const { told, left } = toldByRepeat(unsilenced, channels);
+    this.#drop(told);
     if (left.length > 0) this.#unsilenced.set(key, left);
     else this.#unsilenced.delete(key);
   }
 
-  #follow(
-    event: HeldEvent,
-    channels: readonly string[],
-    untold: Pick<TrackedAlert, 'untoldSince' | 'untoldOn' | 'untoldEvents' | 'heardOn'>,
-  ): void {
-    const escalate = ruleOf(this.config, event.rule)?.escalate ?? [];
-    const started: TrackedAlert = {
-      rule: event.rule,
-      source: event.source,
-      severity: event.severity,
-      labels: event.labels,
-      channels,
-      firedAt: event.firedAt ?? event.at,
-      lastFiringAt: event.at,
-      ...(escalate.length > 0 ? { escalate, escalated: 0 } : {}),
-      event: kept(event),
-      ...untold,
-      ...((untold.heardOn?.length ?? 0) > 0 ? {} : { unheard: true as const }),
-    };
-    // A silence's keeping of a rule a deploy removed since (an outage's backlog): followed as
-    // retired, so it waits for the resolution the engine tells of it (rule 8).
-    this.alerts.set(event.key, settle(retire(this.config, started, this.nowMs)));
+  /** These items of `routed` go no more. */
+  #drop(items: readonly Routed[]): void {
+    for (const item of items) this.routed.splice(this.routed.indexOf(item), 1);
+  }
+
+  #follow(event: HeldEvent, channels: readonly string[], untold: Untold): void {
+    this.alerts.set(event.key, startFollowing(this.config, event, channels, untold, this.nowMs));
   }
 
   /**
@@ -390,32 +293,13 @@ export class Attendant {
   heard(channel: string, events: readonly HeldEvent[]): void {
     for (const event of events) {
       if (event.status !== 'firing') continue;
-      let tracked = this.alerts.get(event.key);
-      if (tracked === undefined && isFirstFiring(event)) noteHeard(this.#notes, event.key, channel);
-      if (tracked?.escalationKept?.includes(channel) === true) {
-        // Told here now: it heard the firing after all.
-        const { escalationKept, ...rest } = tracked;
-        const left = escalationKept.filter((name) => name !== channel);
-        tracked = { ...rest, ...(left.length > 0 ? { escalationKept: left } : {}) };
-        this.alerts.set(event.key, tracked);
+      const tracked = this.alerts.get(event.key);
+      if (tracked === undefined) {
+        if (isFirstFiring(event)) noteHeard(this.#notes, event.key, channel);
+        continue;
       }
-      if (tracked === undefined || !tracked.channels.includes(channel)) continue;
-      if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
-      const keptHere = tracked.untoldEvents?.[channel] ?? tracked.event;
-      if (tracked.untoldSince !== undefined && event.at > (keptHere?.at ?? event.at)) {
-        // A silence kept its firing from this channel, which now told a later repeat of it the
-        // silence does not match (a deploy changed its rule's severity): it heard the alert.
-        tracked = stillUntold(tracked, [channel]);
-        this.alerts.set(event.key, tracked);
-      }
-      const heardOn = tracked.heardOn ?? [];
-      if (tracked.unheard !== true && heardOn.includes(channel)) continue;
-      const { unheard: _unheard, ...rest } = tracked;
-      this.alerts.set(event.key, {
-        ...rest,
-        ...(tracked.unheard === true ? { heardAt: this.nowMs } : {}),
-        heardOn: heardOn.includes(channel) ? heardOn : [...heardOn, channel],
-      });
+      const next = heardHere(tracked, channel, event, this.nowMs);
+      if (next !== tracked) this.alerts.set(event.key, next);
     }
   }
 
@@ -440,23 +324,15 @@ export class Attendant {
       this.#mute(event, 'silenced', by.id);
       last.set(event.key, event);
       if (isFirstFiring(event)) first.add(event.key);
-      // An escalation its hours deferred here, kept by the silence: this channel was not told.
       const tracked = this.alerts.get(event.key);
-      // Of its current firing: a deferred escalation of an earlier one (it resolved and fired
-      // again meanwhile) says nothing of what this firing's channels heard.
-      const current = event.firedAt === undefined || event.firedAt === tracked?.firedAt;
-      if (event.escalation === true && tracked !== undefined && current) {
-        const before = tracked.escalationKept ?? [];
-        if (!before.includes(channel)) {
-          this.alerts.set(event.key, { ...tracked, escalationKept: [...before, channel] });
-        }
+      if (tracked !== undefined) {
+        const next = escalationKeptOn(tracked, channel, event);
+        if (next !== tracked) this.alerts.set(event.key, next);
       }
     }
     for (const [key, event] of last) {
       if (event.status !== 'firing') continue;
       const tracked = this.alerts.get(key);
-      // A repeat kept from a channel that heard the firing is told there at the silence's end
-      // too: the alert was still firing while the silence held (contract section 6).
       if (tracked === undefined) {
         if (!first.has(key) || over.has(firing(event))) continue;
         if (this.#room(key, event.severity)) {
@@ -465,38 +341,14 @@ export class Attendant {
           const channels = ruleOf(this.config, event.rule)?.notify ?? [channel];
           // Those of them a message told it before it was followed heard it (rules 2, 3).
           const heardOn = this.#notes.get(key)?.heardOn;
-          this.#follow(event, channels, {
-            untoldSince: this.nowMs,
-            untoldOn: [channel],
-            untoldEvents: { [channel]: kept(event) },
-            ...(heardOn === undefined ? {} : { heardOn }),
-          });
-        } else {
-          this.#unfollowed.push({
-            key,
-            rule: event.rule,
-            severity: event.severity,
-            reason: 'full',
-          });
-        }
+          this.#follow(event, channels, firstKept(channel, event, this.nowMs, heardOn));
+        } else this.#full(key, event);
         continue;
       }
-      if (event.firedAt !== undefined && event.firedAt !== tracked.firedAt) continue;
-      const untoldOn =
-        tracked.untoldSince !== undefined && tracked.untoldOn === undefined
-          ? undefined
-          : [...new Set([...(tracked.untoldOn ?? []), channel])];
-      // Its latest firing event, as the engine told it (escalation and a lapsing
-      // acknowledgement tell it): not a deferred escalation's or a telling's copy of it.
-      const { firstTold: _first, again: _again, escalation: _step, ...plain } = event;
-      const newer = tracked.event !== undefined && tracked.event.at >= plain.at;
-      this.alerts.set(key, {
-        ...tracked,
-        ...(newer ? {} : { event: kept(plain) }),
-        untoldSince: tracked.untoldSince ?? this.nowMs,
-        ...(untoldOn === undefined ? {} : { untoldOn }),
-        untoldEvents: { ...tracked.untoldEvents, [channel]: kept(event) },
-      });
+      // A repeat kept from a channel that heard the firing is told there at the silence's end
+      // too: the alert was still firing while the silence held (contract section 6).
+      const next = silencedOn(tracked, channel, event, this.nowMs);
+      if (next !== tracked) this.alerts.set(key, next);
     }
   }
 
@@ -513,6 +365,11 @@ export class Attendant {
     return true;
   }
 
+  /** A firing not followed: `followAtMost` alerts more severe or as severe are followed. */
+  #full(key: string, event: HeldEvent): void {
+    this.#unfollowed.push({ key, rule: event.rule, severity: event.severity, reason: 'full' });
+  }
+
   #unfollow(key: string): void {
     const tracked = this.alerts.get(key);
     if (tracked === undefined) return;
@@ -523,33 +380,6 @@ export class Attendant {
       severity: tracked.severity,
       reason: 'displaced',
     });
-  }
-
-  /** The next escalation step or silence end that has work. */
-  #dueAtMs(): number | undefined {
-    const due: number[] = [];
-    for (const tracked of this.alerts.values()) {
-      const untold = tracked.untoldSince !== undefined;
-      // A silence holding it as it is now holds everything of it back until it ends.
-      const now = silenceFor(this.silences, tracked, this.nowMs);
-      if (now !== undefined && (untold || tracked.escalate)) {
-        due.push(now.endsAt);
-        continue;
-      }
-      // The silences holding what they kept untold, as it was.
-      const kept = untold ? [tracked.event, ...Object.values(tracked.untoldEvents ?? {})] : [];
-      for (const item of kept) {
-        const silence =
-          item === undefined ? undefined : silenceFor(this.silences, item, this.nowMs);
-        if (silence !== undefined) due.push(silence.endsAt);
-      }
-      const step = escalationDueAt(tracked);
-      if (step !== undefined) due.push(step);
-      // Past and still there, it waits for a silence's end (pushed above).
-      const until = tracked.ack?.until;
-      if (until !== undefined && until > this.nowMs) due.push(until);
-    }
-    return due.length === 0 ? undefined : due.reduce((a, b) => Math.min(a, b));
   }
 
   /** The people's side as this step leaves it (after the escalation stage). */
@@ -571,40 +401,8 @@ export class Attendant {
         ...(Object.keys(this.#answered).length > 0 ? { ackAnswered: this.#answered } : {}),
         ...(firing === undefined ? {} : { firing }),
       },
-      dueAtMs: this.#dueAtMs(),
+      dueAtMs: followedDueAt(this.alerts, this.silences, this.nowMs),
       unfollowed: this.#unfollowed,
     };
   }
-}
-
-/** The alert once these channels are no longer kept untold (told, or told now). */
-function stillUntold(tracked: TrackedAlert, told: readonly string[]): TrackedAlert {
-  const { untoldSince, untoldOn: _on, untoldEvents, ...rest } = tracked;
-  const left = (tracked.untoldOn ?? tracked.channels).filter((name) => !told.includes(name));
-  if (left.length === 0 || untoldSince === undefined) return settle(rest);
-  const events = Object.entries(untoldEvents ?? {}).filter(([name]) => left.includes(name));
-  return {
-    ...rest,
-    untoldSince,
-    untoldOn: left,
-    ...(events.length === 0 ? {} : { untoldEvents: Object.fromEntries(events) }),
-  };
-}
-
-/** No message told the alert's firing to this channel of its own (a silence kept it). */
-function neverHeard(tracked: TrackedAlert, channel: string): boolean {
-  if (tracked.heardOn === undefined) return tracked.unheard === true;
-  return !tracked.heardOn.includes(channel);
-}
-
-function countSilenced(silences: readonly Silence[], muted: readonly MutedEvent[]): Silence[] {
-  const counts = new Map<string, number>();
-  for (const item of muted) {
-    if (item.reason === 'silenced') counts.set(item.by, (counts.get(item.by) ?? 0) + 1);
-  }
-  if (counts.size === 0) return [...silences];
-  return silences.map((silence) => {
-    const more = counts.get(silence.id);
-    return more === undefined ? silence : { ...silence, silenced: (silence.silenced ?? 0) + more };
-  });
 }

@@ -2,6 +2,7 @@ import type { Direct } from './direct';
 import { silenceFor } from './silence';
 import { ackHolds, heardAt, settle } from './tracked';
 import type { HeldEvent, Silence, TrackedAlert } from './types';
+import { keptUntil } from './untold';
 
 function formatWait(ms: number): string {
   const minutes = Math.round(ms / 60_000);
@@ -85,4 +86,33 @@ export function escalationDueAt(tracked: TrackedAlert): number | undefined {
   if (step === undefined || heard === undefined) return undefined;
   if (tracked.ack !== undefined && tracked.ack.until === undefined) return undefined;
   return Math.max(heard + step.afterMs, tracked.ack?.until ?? 0);
+}
+
+/**
+ * When the followed alerts next have work: an escalation step, an acknowledgement by call
+ * that runs out, or a silence's end (undefined: none can come yet).
+ */
+export function followedDueAt(
+  alerts: ReadonlyMap<string, TrackedAlert>,
+  silences: readonly Silence[],
+  nowMs: number,
+): number | undefined {
+  const due: number[] = [];
+  for (const tracked of alerts.values()) {
+    const untold = tracked.untoldSince !== undefined;
+    // A silence holding it as it is now holds everything of it back until it ends.
+    const now = silenceFor(silences, tracked, nowMs);
+    if (now !== undefined && (untold || tracked.escalate)) {
+      due.push(now.endsAt);
+      continue;
+    }
+    // The silences holding what they kept untold, as it was.
+    due.push(...keptUntil(tracked, silences, nowMs));
+    const step = escalationDueAt(tracked);
+    if (step !== undefined) due.push(step);
+    // Past and still there, it waits for a silence's end (pushed above).
+    const until = tracked.ack?.until;
+    if (until !== undefined && until > nowMs) due.push(until);
+  }
+  return due.length === 0 ? undefined : due.reduce((a, b) => Math.min(a, b));
 }

@@ -4,7 +4,7 @@ import { AckError, SilenceEndedError, SilenceError } from './errors';
 import { formatLimit, MAX_FOLLOWED_ALERTS } from './follow';
 import { addOverride, removeOverride } from './overrides';
 import { SILENCE_RETENTION_MS } from './silence';
-import type { Acknowledgement, NotifierState, Silence, TrackedAlert } from './types';
+import type { Acknowledgement, MutedEvent, NotifierState, Silence, TrackedAlert } from './types';
 import { NOTIFIER_STATE_VERSION } from './types';
 
 /**
@@ -48,6 +48,22 @@ export function withPeople(
 /** Silences with ended ones past the retention forgotten. */
 export function keptSilences(silences: readonly Silence[], nowMs: number): Silence[] {
   return silences.filter((silence) => silence.endsAt > nowMs - SILENCE_RETENTION_MS);
+}
+
+/** The silences with the events this step recorded as silenced by each counted (`silenced`). */
+export function countSilenced(
+  silences: readonly Silence[],
+  muted: readonly MutedEvent[],
+): Silence[] {
+  const counts = new Map<string, number>();
+  for (const item of muted) {
+    if (item.reason === 'silenced') counts.set(item.by, (counts.get(item.by) ?? 0) + 1);
+  }
+  if (counts.size === 0) return [...silences];
+  return silences.map((silence) => {
+    const more = counts.get(silence.id);
+    return more === undefined ? silence : { ...silence, silenced: (silence.silenced ?? 0) + more };
+  });
 }
 
 /** Adds a silence (the same id again changes nothing). */

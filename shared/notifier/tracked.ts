@@ -1,5 +1,6 @@
 import type { Config, RuleConfig } from '../types/config';
 import type { HeldEvent, TrackedAlert } from './types';
+import type { Untold } from './untold';
 
 /** A repeat comes at most a poll after `repeat`; past this much more it was a new firing. */
 const REPEAT_SLACK_MS = 60_000;
@@ -114,6 +115,37 @@ function reroute(config: Config, rule: RuleConfig, tracked: TrackedAlert): Track
 export function stale(config: Config, tracked: TrackedAlert, nowMs: number): boolean {
   if (ruleOf(config, tracked.rule) !== undefined || BUILT_IN_RULES.has(tracked.rule)) return false;
   return tracked.retiredAt === undefined || nowMs > tracked.retiredAt + retiredKeepMs(config);
+}
+
+/**
+ * A firing as it starts being followed: its escalation frozen from its rule, its event kept,
+ * with what a silence kept of it (`untold`); unheard until a message tells it to one of its
+ * own channels (`heardOn`).
+ */
+export function startFollowing(
+  config: Config,
+  event: HeldEvent,
+  channels: readonly string[],
+  untold: Untold,
+  nowMs: number,
+): TrackedAlert {
+  const escalate = ruleOf(config, event.rule)?.escalate ?? [];
+  const started: TrackedAlert = {
+    rule: event.rule,
+    source: event.source,
+    severity: event.severity,
+    labels: event.labels,
+    channels,
+    firedAt: event.firedAt ?? event.at,
+    lastFiringAt: event.at,
+    ...(escalate.length > 0 ? { escalate, escalated: 0 } : {}),
+    event: kept(event),
+    ...untold,
+    ...((untold.heardOn?.length ?? 0) > 0 ? {} : { unheard: true as const }),
+  };
+  // A silence's keeping of a rule a deploy removed since (an outage's backlog): followed as
+  // retired, so it waits for the resolution the engine tells of it (rule 8).
+  return settle(retire(config, started, nowMs));
 }
 
 /** The event kept with a followed alert: what a later message needs, without the email text. */
