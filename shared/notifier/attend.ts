@@ -279,7 +279,10 @@ export class Attendant {
 
   /** These items of `routed` go no more. */
   #drop(items: readonly Routed[]): void {
-    for (const item of items) this.routed.splice(this.routed.indexOf(item), 1);
+    for (const item of items) {
+      const at = this.routed.indexOf(item);
+      if (at >= 0) this.routed.splice(at, 1);
+    }
   }
 
   #follow(event: HeldEvent, channels: readonly string[], untold: Untold): void {
