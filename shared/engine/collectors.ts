@@ -150,16 +150,20 @@ class PerRecordCollector implements Collector {
   }
 }
 
+/** The length of an identity's whole part (before its first `.`, if any). */
+function wholeLength(id: string): number {
+  const dot = id.indexOf('.');
+  return dot === -1 ? id.length : dot;
+}
+
 /**
- * Identities in the order a message lists them: by the length of their whole part (before a
- * `.`, if any), then by code unit, so numeric ids (`9` before `10`) and call ids
- * (`1763700259.433` before `1763700444.28`) come in numeric order.
+ * Identities in the order a message lists them: by the length of their whole part, then by
+ * code unit, so numeric ids (`9` before `10`) and call ids (`1763700259.433` before
+ * `1763700444.28`) come in numeric order.
  */
 function compareIds(a: string, b: string): number {
-  const dotA = a.indexOf('.');
-  const dotB = b.indexOf('.');
-  const wholeA = dotA === -1 ? a.length : dotA;
-  const wholeB = dotB === -1 ? b.length : dotB;
+  const wholeA = wholeLength(a);
+  const wholeB = wholeLength(b);
   if (wholeA !== wholeB) return wholeA - wholeB;
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -179,10 +183,40 @@ function listId(listed: string[], key: string): void {
   listed[position] = key;
 }
 
+/**
+ * The `MAX_LISTED_IDS` smallest identities offered (`listId`). Once it is full most offers
+ * come after its last id, which `#after` tells from that id's whole length, measured once:
+ * `compareIds` measured both ids for each of the 30,000 matching calls of a 20k-call poll, or
+ * the 100,000 payments a count of every payment lists (about 2 ms of the 20k calls' evaluation).
+ */
+class SmallestIds {
+  readonly first: string[] = [];
+  #last: string | undefined;
+  #lastWhole = 0;
+
+  offer(key: string): void {
+    if (this.#after(key)) return;
+    listId(this.first, key);
+    const last = this.first[MAX_LISTED_IDS - 1];
+    if (last !== undefined && last !== this.#last) {
+      this.#last = last;
+      this.#lastWhole = wholeLength(last);
+    }
+  }
+
+  /** Whether `key` comes after the last of a full list (`compareIds` above 0). */
+  #after(key: string): boolean {
+    const last = this.#last;
+    if (last === undefined) return false;
+    const whole = wholeLength(key);
+    return whole > this.#lastWhole || (whole === this.#lastWhole && key > last);
+  }
+}
+
 /** The distinct identities of a group's matching records: how many, and the smallest few. */
 class Identities {
   size = 0;
-  readonly first: string[] = [];
+  readonly smallest = new SmallestIds();
   /** Only identities that repeat in the poll: the rest are counted once by construction. */
   readonly #repeated = new Set<string>();
 
@@ -192,7 +226,7 @@ class Identities {
       this.#repeated.add(key);
     }
     this.size += 1;
-    listId(this.first, key);
+    this.smallest.offer(key);
   }
 }
 
@@ -274,28 +308,38 @@ class GroupCollector implements Collector {
 
   add(index: number, matches: boolean): void {
     if (!matches) return;
-    const records = this.#records;
     const repeats = this.#repeats !== undefined && this.#repeats[index] === 1;
-    if (this.#single !== undefined) {
-      this.#single.ids.add(records.key(index), repeats);
-      return;
-    }
+    this.#groupOf(index).ids.add(this.#records.key(index), repeats);
+  }
+
+  /**
+   * The group of matching row `index`. Labels are read once per distinct raw value of a
+   * one-field groupBy: a poll has few groups and many rows, so most rows cost one lookup here.
+   * (Kept apart from `#groupOfLabels`, whose callbacks made V8 allocate a context on every
+   * call: about 3 MB of young-generation garbage over 20k live calls.)
+   */
+  #groupOf(index: number): Group {
+    if (this.#single !== undefined) return this.#single;
+    const raw = this.#rawOf === undefined ? NO_RAW_VALUE : this.#rawOf(index);
+    const known = raw === NO_RAW_VALUE ? undefined : this.#groupOfRaw.get(raw);
+    if (known !== undefined) return known;
+    const group = this.#groupOfLabels(index);
+    if (raw !== NO_RAW_VALUE) this.#groupOfRaw.set(raw, group);
+    return group;
+  }
+
+  /**
+   * The group of row `index` read from its labels, made on its first row. One field is its
+   * own id; several are each length-prefixed, so no two groups share an id whatever their
+   * text holds.
+   */
+  #groupOfLabels(index: number): Group {
+    const records = this.#records;
     const { groupBy } = this.#compiled.rule;
-    // Labels are read once per distinct raw value of a one-field groupBy: a poll has few groups
-    // and many rows. One field is its own id; several are each length-prefixed, so no two
-    // groups share an id whatever their text holds.
     let id = '';
-    let raw: unknown = NO_RAW_VALUE;
     let shown: string[];
     if (groupBy.length === 1) {
-      const field = groupBy[0] as string;
-      raw = this.#rawOf === undefined ? NO_RAW_VALUE : this.#rawOf(index);
-      const known = raw === NO_RAW_VALUE ? undefined : this.#groupOfRaw.get(raw);
-      if (known !== undefined) {
-        known.ids.add(records.key(index), repeats);
-        return;
-      }
-      const label = labelOf(records, index, field, this.#identity);
+      const label = labelOf(records, index, groupBy[0] as string, this.#identity);
       shown = [label];
       let group = this.#groupOfLabel.get(label);
       if (group === undefined) {
@@ -332,8 +376,7 @@ class GroupCollector implements Collector {
         if (label < (labels[field] as string)) labels[field] = label;
       });
     }
-    if (raw !== NO_RAW_VALUE) this.#groupOfRaw.set(raw, entry);
-    entry.ids.add(records.key(index), repeats);
+    return entry;
   }
 
   observations(): Map<string, Observation> {
@@ -348,7 +391,7 @@ class GroupCollector implements Collector {
         labels,
         holds: count ? count(ids.size) : false,
         value: ids.size,
-        context: aggregateContext(rule, labels, ids.size, ids.first),
+        context: aggregateContext(rule, labels, ids.size, ids.smallest.first),
       });
     }
     return observed;
@@ -364,7 +407,7 @@ class TotalCollector implements Collector {
   readonly tracked: readonly string[] = [];
   readonly #compiled: CompiledRule;
   #matching = 0;
-  readonly #ids: string[] = [];
+  readonly #ids = new SmallestIds();
   readonly #records: RecordBatch;
 
   constructor(compiled: CompiledRule, records: RecordBatch) {
@@ -376,7 +419,7 @@ class TotalCollector implements Collector {
   add(index: number, matches: boolean): void {
     if (!matches) return;
     this.#matching += 1;
-    listId(this.#ids, this.#records.key(index));
+    this.#ids.offer(this.#records.key(index));
   }
 
   observations(): Map<string, Observation> {
@@ -387,7 +430,7 @@ class TotalCollector implements Collector {
       labels: {},
       holds: count ? count(this.#matching) : false,
       value: this.#matching,
-      context: aggregateContext(rule, {}, this.#matching, this.#ids),
+      context: aggregateContext(rule, {}, this.#matching, this.#ids.first),
     };
     return new Map([[key, observation]]);
   }

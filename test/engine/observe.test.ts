@@ -452,6 +452,64 @@ describe('Function: observeAll', () => {
     );
   });
 
+  describe('lists the smallest identities, ids of one whole length with and without a dot', () => {
+    const id = fc.oneof(fc.stringMatching(/^[0-9a.]{1,5}$/), fc.integer({ min: 0, max: 999 }));
+    const whole = (key: string) => (key.includes('.') ? key.indexOf('.') : key.length);
+    const smallest = (records: readonly ApiRecord[]) =>
+      [...new Set(records.map((r) => r.key))]
+        .sort((a, b) => whole(a) - whole(b) || (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, 5)
+        .join(', ');
+    const listed = (observations: Map<string, Observation> | undefined) =>
+      [...(observations?.values() ?? [])][0]?.context.ids ?? '';
+
+    it('of calls counted with repeats (a group)', () => {
+      const compiled = compileRule(
+        rule({ name: 'all', where: { state: 'Ringing' }, count: '>= 0' }),
+        ZONE,
+      );
+      fc.assert(
+        fc.property(fc.array(id, { maxLength: 60 }), (ids) => {
+          const rows = ids.map((call_id) => ({ call_id, state: 'Ringing' }));
+          const { records } = parseRecords('live_calls', rows, ZONE);
+          const [all] = observeAll(
+            [{ compiled }],
+            readBatch('live_calls', rows, ZONE).records,
+            T0,
+            ZONE,
+          );
+          expect(listed(all)).toBe(smallest(records));
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('of payments counted one per identity (a total)', () => {
+      const compiled = compileRule(
+        rule({ name: 'all', source: 'payments', where: { status: 'pending' }, count: '>= 0' }),
+        ZONE,
+      );
+      fc.assert(
+        fc.property(fc.array(id, { maxLength: 60 }), (ids) => {
+          const rows = ids.map((paymentId) => ({ id: paymentId, status: 'pending' }));
+          const { records } = parseRecords('payments', rows, ZONE);
+          // One record per identity, as the evaluation hands payments to their rules.
+          const distinct = records.filter(
+            (record, index) => records.findIndex((other) => other.key === record.key) === index,
+          );
+          const [all] = observeAll(
+            [{ compiled, distinct: true }],
+            RecordBatch.of(distinct),
+            T0,
+            ZONE,
+          );
+          expect(listed(all)).toBe(smallest(distinct));
+        }),
+        { numRuns: 500 },
+      );
+    });
+  });
+
   it('observes a tracked record under the key it would build, whatever key the instance kept', () => {
     // A state from before the rule was edited (an aggregate by call_id and state, now per
     // record): its keys are not this rule's, and must not become its observations' keys.
