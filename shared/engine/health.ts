@@ -1,11 +1,11 @@
+import { SOURCE_UNAVAILABLE } from '../messages/health';
 import type { PollFailure } from '../records/types';
 import type { Config, SourceName } from '../types/config';
 import type { NotificationTarget } from './notify';
 import { alertKey } from './state';
 import type { AlertInstance } from './types';
 
-/** The built-in alert raised when a source keeps failing. */
-export const SOURCE_UNAVAILABLE = 'source_unavailable';
+export { SOURCE_UNAVAILABLE } from '../messages/health';
 
 /** `source_unavailable{source=live_calls}`. */
 export function healthKey(source: SourceName): string {

@@ -1,5 +1,6 @@
+import { NO_RULE_READS_REASON } from '../messages/health';
 import type { Config, RuleConfig, Severity, SourceName } from '../types/config';
-import { healthKey } from './health';
+import { healthKey, healthTarget } from './health';
 import { limitTarget, TOO_MANY_ALERTS } from './limit';
 import { buildNotification } from './notify';
 import type { AlertInstance, Evaluation, Notification, RememberedRule, SourceState } from './types';
@@ -180,8 +181,9 @@ function retiredLimit(
  * A poll of a source no rule reads (every rule of it removed or renamed). Its poller runs on
  * but asks the API nothing, so the poll is not looked at: the firing alerts of the rules the
  * file no longer has are told resolved, as at any poll (`retireRemovedRules`, contract 6.1
- * rule 8), and the rest of their instances dropped. Its `source_unavailable` and failure count
- * stay as they were: nothing was asked, so nothing new is known of the source.
+ * rule 8), and the rest of their instances dropped. Its `source_unavailable`, if firing, ends
+ * too, saying why (`NO_RULE_READS_REASON`), first as any outage's end: nobody watches the source
+ * any more, and nothing will be asked of it to see the outage stop.
  */
 export function evaluateUnread(
   config: Config,
@@ -190,15 +192,15 @@ export function evaluateUnread(
   nowMs: number,
 ): Evaluation {
   const notifications = retireRemovedRules(config, source, prior, nowMs);
-  const health = healthKey(source);
-  const outage = prior.alerts[health];
+  const outage = prior.alerts[healthKey(source)];
+  if (outage !== undefined) {
+    const target = healthTarget(config);
+    notifications.unshift(
+      buildNotification(config, source, target, 'resolved', outage, nowMs, NO_RULE_READS_REASON),
+    );
+  }
   return {
-    state: {
-      version: prior.version,
-      source,
-      consecutiveFailures: prior.consecutiveFailures,
-      alerts: outage === undefined ? {} : { [health]: outage },
-    },
+    state: { version: prior.version, source, consecutiveFailures: 0, alerts: {} },
     notifications,
   };
 }

@@ -1,5 +1,6 @@
 import { clip, toAscii } from './ascii';
 import { fillDltTemplate } from './dlt';
+import { healthValue, isHealthAlert } from './health';
 import { isLimitAlert, limitValue } from './limit';
 import { isRetiredRule } from './retired';
 import { fitSms, oneLine } from './sms';
@@ -16,14 +17,7 @@ function valuePart(input: MessageInput): string {
   const rule = input.rule;
   if (isLimitAlert(input)) return limitValue(input);
   if (isRetiredRule(input)) return input.reason ?? '';
-  if (rule === undefined) {
-    const error = [input.context.kind, input.context.status].filter(Boolean).join(' ');
-    const count = input.context.failures;
-    const failures = count ? `${count} ${count === '1' ? 'poll' : 'polls'} failed` : 'failing';
-    return input.status === 'firing'
-      ? `${input.source} ${failures}${error ? ` (${error})` : ''}`
-      : `${input.source} answering again`;
-  }
+  if (rule === undefined) return healthValue(input);
   if (rule.count !== undefined) return aggregateValue(rule, input);
   return input.status === 'firing'
     ? recordValue(rule, input)
@@ -49,8 +43,8 @@ export function renderMessage(input: MessageInput): RenderedMessage {
     summaryTemplate === undefined
       ? undefined
       : oneLine(renderTemplate(summaryTemplate, templateValues(input)));
-  // `too_many_alerts` names its rule in its value (its only label).
-  const about = isLimitAlert(input) ? '' : identity(input);
+  // The built-in alerts name their rule or source in their value (their only label).
+  const about = isLimitAlert(input) || isHealthAlert(input) ? '' : identity(input);
   const facts = [valuePart(input), about].filter((part) => part !== '').join('; ');
   const dlt = input.config.sms?.dlt;
   // With DLT the registered template is the message: the facts fill its slots, most important first.

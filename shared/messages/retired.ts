@@ -1,3 +1,4 @@
+import { isHealthAlert } from './health';
 import { isLimitAlert } from './limit';
 import type { MessageInput } from './types';
 
@@ -6,7 +7,12 @@ import type { MessageInput } from './types';
  * renamed, contract 6.1 rule 8): no rule, a reason, and not a built-in alert.
  */
 export function isRetiredRule(input: MessageInput): boolean {
-  return input.rule === undefined && input.reason !== undefined && !isLimitAlert(input);
+  return (
+    input.rule === undefined &&
+    input.reason !== undefined &&
+    !isLimitAlert(input) &&
+    !isHealthAlert(input)
+  );
 }
 
 /** The rule lines of the email. */

@@ -1,6 +1,7 @@
 import { formatDuration } from '../time/duration';
 import { formatInZone } from '../time/zone';
 import { onOneLine, shownValue } from './display';
+import { healthChecks, healthLines } from './health';
 import { isLimitAlert, limitChecks, limitLines } from './limit';
 import { isRetiredRule, retiredChecks, retiredLines } from './retired';
 import type { MessageInput } from './types';
@@ -8,16 +9,9 @@ import { conditionWords, RECORD_NOUN, thresholdText } from './words';
 
 /** What a person should look at first, per source (and for an unreachable API). */
 function whatToCheck(input: MessageInput): string[] {
-  const { api } = input.config;
   if (isLimitAlert(input)) return limitChecks(input);
   if (isRetiredRule(input)) return retiredChecks();
-  if (input.rule === undefined) {
-    return [
-      `A 401 or 403 means the token was refused: check that the SSM parameter ${api.tokenParameter} holds a current long-lived token from the provider's panel.`,
-      `A timeout, network error or 5xx points at the provider: check that ${api.baseUrl} is up and answering.`,
-      'The poller logs (CloudWatch, service telealert) show every failed poll and its reason.',
-    ];
-  }
+  if (input.rule === undefined) return healthChecks(input);
   if (input.source === 'live_calls') {
     return [
       "Open the live calls view in the provider's panel: are agents logged in, free, and answering?",
@@ -40,19 +34,7 @@ function ruleLines(input: MessageInput): (readonly [string, string])[] {
   const rule = input.rule;
   if (isLimitAlert(input)) return limitLines(input);
   if (isRetiredRule(input)) return retiredLines(input);
-  if (rule === undefined) {
-    return [
-      ['Rule', `${input.ruleName} (built in: the ${input.source} API keeps failing)`],
-      [
-        'Failing',
-        `${input.context.failures ?? '?'} ${input.context.failures === '1' ? 'poll' : 'polls'} in a row (alert after ${input.config.health.after})`,
-      ],
-      [
-        'Last error',
-        [input.context.kind, input.context.status, input.context.message].filter(Boolean).join(' '),
-      ],
-    ];
-  }
+  if (rule === undefined) return healthLines(input, input.config.health.after);
   const noun = RECORD_NOUN[rule.source];
   const matched = Object.entries(rule.where).map(([field, c]) => conditionWords(field, c));
   const lines: (readonly [string, string])[] = [

@@ -365,7 +365,7 @@ describe('Function: evaluate', () => {
     expect(after.state.alerts).toEqual({});
   });
 
-  it("ends the last rule of a source's firing alerts at its next poll, which asks nothing and keeps its outage", () => {
+  it("ends the last rule of a source's firing alerts and its outage at its next poll, which asks nothing", () => {
     const health = { health: { after: 1, notify: ['oncall'] } };
     const read = config([{ name: 'old', where: {}, notify: ['finance'] }], health);
     const fired = evaluate(read, 'live_calls', ok(call('a')), T0);
@@ -378,16 +378,20 @@ describe('Function: evaluate', () => {
     const unread = config([{ name: 'pay', source: 'payments', where: {} }], health);
     for (const poll of [failed(), ok(call('a'), call('b'))]) {
       const after = evaluate(unread, 'live_calls', poll, T0 + 2 * MINUTE, down.state);
+      // The outage's end first, as any outage's end comes.
       expect(after.notifications.map((n) => [n.key, n.status, n.channels])).toEqual([
+        ['source_unavailable{source=live_calls}', 'resolved', ['oncall']],
         ['old{call_id=a}', 'resolved', ['finance']],
       ]);
-      expect(after.notifications[0]?.sms).toContain('rule removed from the rules file');
-      const outage = 'source_unavailable{source=live_calls}';
+      expect(after.notifications[0]?.sms).toContain(
+        'live_calls: no rule reads the source any more',
+      );
+      expect(after.notifications[1]?.sms).toContain('rule removed from the rules file');
       expect(after.state).toEqual({
         version: down.state.version,
         source: 'live_calls',
-        consecutiveFailures: 1,
-        alerts: { [outage]: down.state.alerts[outage] },
+        consecutiveFailures: 0,
+        alerts: {},
       });
     }
   });

@@ -39,4 +39,33 @@ describe('Function: replayTimeline', () => {
     ]);
     expect(told[1]?.subject).toContain('rule removed from the rules file');
   });
+
+  it('ends a source_unavailable, saying why, once no rule reads its source any more', () => {
+    const health = { health: { after: 1, notify: ['oncall'] } };
+    const both = config(
+      [
+        { name: 'calls', where: {}, count: '> 100' },
+        { name: 'big', source: 'payments', where: { amount_paid: '> 1000' } },
+      ],
+      health,
+    );
+    const callsOnly = config([{ name: 'calls', where: {}, count: '> 100' }], health);
+    const down = (minute: number): TimelineEntry => ({
+      atMs: T0 + minute * MINUTE,
+      source: 'payments',
+      poll: failed(),
+    });
+    const told = replayTimeline(both, [down(0), down(5), down(10)], {}, [
+      { atMs: T0 + 2 * MINUTE, config: callsOnly },
+    ]);
+    expect(told.map((n) => [n.key, n.status, n.channels])).toEqual([
+      ['source_unavailable{source=payments}', 'firing', ['oncall']],
+      ['source_unavailable{source=payments}', 'resolved', ['oncall']],
+    ]);
+    expect(told[1]?.sms).toBe(
+      'RESOLVED source_unavailable: payments: no rule reads the source any more; critical',
+    );
+    expect(told[1]?.text).toContain('No rule of the rules file reads payments any more');
+    expect(told[1]?.text).toContain('Resolved:');
+  });
 });
