@@ -52,10 +52,11 @@ export function withNewTo(
 }
 
 /**
- * The rules of the alerts firing after a poll, as the rules file in force said them: what a
- * later poll needs to tell those alerts resolved should their rule leave the file, and to whom
- * their firing went should its `notify` change. Only rules with a firing alert are kept, so an
- * idle source's state carries none; a `notify` list is kept while an alert fired under it fires.
+ * The rules of the alerts firing after a poll (a rule's `too_many_alerts` included), as the
+ * rules file in force said them: what a later poll needs to tell those alerts resolved should
+ * their rule leave the file, and to whom their firing went should its `notify` change. Only
+ * rules with a firing alert are kept, so an idle source's state carries none; a `notify` list
+ * is kept while an alert fired under it fires.
  */
 export function rememberRules(
   rules: readonly RuleConfig[],
@@ -67,7 +68,9 @@ export function rememberRules(
   for (const instance of Object.values(alerts)) {
     if (instance.state !== 'firing') continue;
     const firedAt = instance.firedAt ?? 0;
-    oldest.set(instance.rule, Math.min(oldest.get(instance.rule) ?? firedAt, firedAt));
+    // A rule's `too_many_alerts` counts its pending instances too: it remembers the rule as well.
+    const rule = instance.rule === TOO_MANY_ALERTS ? (instance.labels.rule ?? '') : instance.rule;
+    oldest.set(rule, Math.min(oldest.get(rule) ?? firedAt, firedAt));
   }
   const remembered: Record<string, RememberedRule> = {};
   for (const rule of rules) {

@@ -31,7 +31,10 @@ export function healthValue(input: MessageInput): string {
 export function healthLines(input: MessageInput, after: number): (readonly [string, string])[] {
   const { context } = input;
   return [
-    ['Rule', `${input.ruleName} (built in: the ${input.source} API keeps failing)`],
+    [
+      'Rule',
+      `${input.ruleName} (built in: the ${input.source} API ${input.reason === undefined ? 'keeps' : 'kept'} failing)`,
+    ],
     [
       'Failing',
       `${context.failures ?? '?'} ${context.failures === '1' ? 'poll' : 'polls'} in a row (alert after ${after})`,

@@ -75,6 +75,19 @@ function supersede(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
 }
 
 /**
+ * An SMS told these events: what the cap held of their firings is owed no more (the SMS told
+ * the alert's latest status), so its digest does not retell them. Updates `smsHeld`.
+ */
+function toldBySms(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
+  if (smsHeld.length === 0) return;
+  const firings = new Set(told.map(firingTag));
+  const kept = smsHeld.filter((event) => !firings.has(firingTag(event)));
+  if (kept.length === smsHeld.length) return;
+  smsHeld.length = 0;
+  for (const event of kept) smsHeld.push(event);
+}
+
+/**
  * The messages of this step whose SMS the hour has room for. A page goes whatever the count,
  * so pages count first and the room they leave goes to the other messages, the most severe
  * first (then by their first alert's key, so the choice does not hang on the messages' order):
@@ -108,11 +121,12 @@ function smsGranted(
 
 /**
  * The SMS cap (contract section 6): a message's SMS goes while the rolling hour has room, or
- * when the cap never holds it (`criticalFirst`; `smsGranted` says which get the room); otherwise the email goes alone and its events
- * wait in `smsHeld` for one digest SMS. A firing already waiting there takes each later event
- * of it its channel is told (not a later firing's: that one was told), so the digest tells its
- * latest status (contract 6.1 rule 3: never
- * firing after its resolution was told). Updates `sentAt` and `smsHeld`.
+ * when the cap never holds it (`criticalFirst`; `smsGranted` says which get the room);
+ * otherwise the email goes alone and its events wait in `smsHeld` for one digest SMS. A firing
+ * already waiting there takes each later event of it its channel is told by email alone (not a
+ * later firing's: that one was told), so the digest tells its latest status (contract 6.1 rule
+ * 3: never firing after its resolution was told); once an SMS tells the firing, nothing of it is
+ * owed any more (`toldBySms`). Updates `sentAt` and `smsHeld`.
  */
 export function capSms(
   channel: ChannelConfig,
@@ -126,19 +140,14 @@ export function capSms(
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
     if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
     supersede(smsHeld, events);
-    const waiting = new Set(smsHeld.map(firingTag));
-    const later = (told: boolean) => {
-      for (const event of events) {
-        if (waiting.has(firingTag(event))) smsHeld.push(told ? { ...event, smsTold: true } : event);
-      }
-    };
     if (part.message.sms === null) {
-      later(false);
+      const waiting = new Set(smsHeld.map(firingTag));
+      for (const event of events) if (waiting.has(firingTag(event))) smsHeld.push(event);
       return { message: part.message, ...delivers, smsHeld: false };
     }
     if (criticalFirst || granted.has(part)) {
       sentAt.push(nowMs);
-      later(true);
+      toldBySms(smsHeld, events);
       return { message: part.message, ...delivers, smsHeld: false };
     }
     for (const event of events) smsHeld.push(event);
@@ -165,13 +174,12 @@ export function capDigest(
 ): Outbound[] {
   // A silence matches an alert as the latest SMS the digest owes of it has it (a deploy may
   // have changed the rule's severity between its firing and its resolution; an event below
-  // `minSeverity`, or one an SMS told since, is in the list for its status only, it owes no
-  // SMS): all of it or none, so the digest never tells a firing whose resolution the silence
-  // kept (contract 6.1 rules 3, 5).
+  // `minSeverity` is in the list for its status only, it owes no SMS): all of it or none,
+  // so the digest never tells a firing whose resolution the silence kept (contract 6.1
+  // rules 3, 5).
   const latest = new Map<string, HeldEvent>();
   for (const event of smsHeld) {
-    const owes = event.smsTold !== true && wantsSms(channel, [event]);
-    if (!latest.has(event.key) || owes) latest.set(event.key, event);
+    if (!latest.has(event.key) || wantsSms(channel, [event])) latest.set(event.key, event);
   }
   const quiet = smsHeld.filter((event) => {
     const last = latest.get(event.key) ?? event;

@@ -136,12 +136,6 @@ export interface HeldEvent {
    * rule 7): who called. Its message says so rather than repeating the firing's own SMS.
    */
   readonly ackLapsed?: string;
-  /**
-   * In `smsHeld` only: a later event of a firing whose SMS the cap holds, told in a message
-   * whose SMS went. The digest tells it for the alert's latest status; it owes no SMS, so a
-   * silence judges the alert at what the cap held of it (contract 6.1 rule 5).
-   */
-  readonly smsTold?: true;
 }
 
 /** One aggregation group of a channel (Alertmanager's `aggrGroup`). */

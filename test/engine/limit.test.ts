@@ -171,6 +171,22 @@ describe('Function: evaluate, a rule matching more than it may track', () => {
     expect(limitAlerts(later.notifications)).toEqual([]);
   });
 
+  it("is told resolved to the rule's channels when every alert of the rule was pending", () => {
+    const slow = { name: 'slow', source: 'payments' as const, where: { status: 'pending' } };
+    const base = config([{ ...slow, forMs: 60 * MINUTE, severity: 'critical' as const }]);
+    const cfg: Config = { ...base, health: { after: 3, notify: ['finance'] } };
+    const records = payments(ruleLimit(cfg, 'payments') + 1);
+    const first = evaluate(cfg, 'payments', poll(records), T0);
+    expect(limitAlerts(first.notifications).map((n) => n.channels)).toEqual([
+      ['oncall', 'finance'],
+    ]);
+    const removed: Config = { ...cfg, rules: [] };
+    const after = evaluate(removed, 'payments', poll(records), T0 + MINUTE, first.state);
+    expect(limitAlerts(after.notifications).map((n) => [n.status, n.channels, n.severity])).toEqual(
+      [['resolved', ['oncall', 'finance'], 'critical']],
+    );
+  });
+
   it('is told resolved when the removed rule was the last that read its source', () => {
     const ringing = { name: 'ringing', where: { state: 'Ringing' } };
     const cfg = everyPending(config([ringing]).rules);

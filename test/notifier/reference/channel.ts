@@ -205,8 +205,22 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   );
   for (const message of decided) {
     const wanted = wants(message);
-    if (wanted && (pages(message) || granted.has(message))) message.sms = true;
-    else if (wanted) {
+    if (wanted && (pages(message) || granted.has(message))) {
+      message.sms = true;
+      // What the cap held back of a firing an SMS tells now is held back no more: this SMS told
+      // its latest status, and the digest tells only what the cap held back (section 6).
+      // (An ack's confirmation tells no alert's status.)
+      const told = new Set(message.kind === 'ack' ? [] : message.lines.map((line) => line.episode));
+      for (const entry of h.smsHeld) {
+        if (
+          entry.channel === channel.name &&
+          entry.recapped === undefined &&
+          told.has(entry.episode.id)
+        ) {
+          entry.recapped = now;
+        }
+      }
+    } else if (wanted) {
       for (const line of message.lines) {
         const episode = h.episodes[line.episode] as Episode;
         h.smsHeld.push({
