@@ -17,6 +17,14 @@ import { alertKey } from './state';
  * per-record rule's instances, an aggregate's groups and distinct identities.
  */
 
+/**
+ * One rule's observations of a poll by key, and how many more holding observations under keys
+ * the rule does not track were only counted (`ObservedRule.newAtMost`).
+ */
+export class Observations<T extends Observation = Observation> extends Map<string, T> {
+  unlisted = 0;
+}
+
 /** What one rule does with each row of the pass, and what it saw at the end. */
 export interface Collector {
   readonly where: RecordPredicate;
@@ -24,7 +32,7 @@ export interface Collector {
   readonly tracked: readonly string[];
   /** `index`: the row's position in the poll's batch; a row that matches or is tracked. */
   add(index: number, matches: boolean): void;
-  observations(): Map<string, Observation>;
+  observations(): Observations;
 }
 
 /** Per row, 1 when its identity repeats in the poll (`KeyIndex.repeats`). */
@@ -47,6 +55,15 @@ export interface ObservedRule {
   readonly compactContext?: boolean;
   /** Aggregate rules: the records are already one per identity (payments). */
   readonly distinct?: boolean;
+  /**
+   * Per-record rules over rows that are one per identity (payments): of the holding
+   * observations under keys `tracks` does not know, only the `count` first in key order are
+   * kept (the instances the rule may still start, and the examples its `too_many_alerts`
+   * lists: `settleRule`); the others are only counted (`Observations.unlisted`). A broad rule
+   * over 150,000 payments then keeps a few thousand observations, not 150,000, in a 256 MB
+   * function.
+   */
+  readonly newAtMost?: { readonly count: number; readonly tracks: (key: string) => boolean };
 }
 
 /**
@@ -69,7 +86,10 @@ class PerRecordCollector implements Collector {
   readonly #compactContext: boolean;
   readonly #nowMs: number;
   readonly #zone: string;
-  readonly #observed = new Map<string, RecordObservation>();
+  readonly #observed = new Observations<RecordObservation>();
+  readonly #newAtMost: ObservedRule['newAtMost'];
+  /** The keys of the new observations `newAtMost` keeps: a heap, the last in key order on top. */
+  readonly #newKeys: string[] = [];
   /**
    * A tracked instance's key by identity: a row of a tracked identity is observed under the
    * instance's own key string, whose hash the maps of the previous state already know, instead
@@ -112,6 +132,7 @@ class PerRecordCollector implements Collector {
     this.tracked = tracked;
     this.#keep = rule.keep;
     this.#compactContext = rule.compactContext ?? false;
+    this.#newAtMost = rule.newAtMost;
     this.#nowMs = nowMs;
     this.#zone = zone;
   }
@@ -128,6 +149,8 @@ class PerRecordCollector implements Collector {
       // are all candidates (`RecordObservation`), so the answer's order decides nothing.
       if (earlier.holds === matches) earlier.addRow(index, createdAtMs);
       if (earlier.holds || !matches) return;
+    } else if (matches && this.#newAtMost !== undefined && !this.#newAtMost.tracks(key)) {
+      if (!this.#admitNew(key, this.#newAtMost.count)) return;
     }
     this.#observed.set(
       key,
@@ -145,9 +168,65 @@ class PerRecordCollector implements Collector {
     );
   }
 
-  observations(): Map<string, Observation> {
+  observations(): Observations {
     return this.#observed;
   }
+
+  /**
+   * Whether the new holding observation under `key` is kept, among the `count` first in key
+   * order so far; one left out for it (itself or the last kept) is counted as unlisted.
+   */
+  #admitNew(key: string, count: number): boolean {
+    const heap = this.#newKeys;
+    if (heap.length < count) {
+      heapPush(heap, key);
+      return true;
+    }
+    const last = heap[0];
+    this.#observed.unlisted += 1;
+    if (last === undefined || compareKeys(key, last) > 0) return false;
+    this.#observed.delete(last);
+    heapReplaceTop(heap, key);
+    return true;
+  }
+}
+
+/** Alert keys in the order `settleRule` walks them. */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Adds `key` to `heap`, whose top (index 0) is its last key in key order. */
+function heapPush(heap: string[], key: string): void {
+  let at = heap.length;
+  heap.push(key);
+  while (at > 0) {
+    const parent = (at - 1) >> 1;
+    const above = heap[parent] as string;
+    if (compareKeys(above, key) >= 0) break;
+    heap[at] = above;
+    at = parent;
+  }
+  heap[at] = key;
+}
+
+/** Replaces `heap`'s top with `key`, keeping it a heap (`heapPush`). */
+function heapReplaceTop(heap: string[], key: string): void {
+  const length = heap.length;
+  let at = 0;
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= length) break;
+    const right = child + 1;
+    if (right < length && compareKeys(heap[right] as string, heap[child] as string) > 0) {
+      child = right;
+    }
+    const below = heap[child] as string;
+    if (compareKeys(below, key) <= 0) break;
+    heap[at] = below;
+    at = child;
+  }
+  heap[at] = key;
 }
 
 /** The length of an identity's whole part (before its first `.`, if any). */
@@ -379,9 +458,9 @@ class GroupCollector implements Collector {
     return entry;
   }
 
-  observations(): Map<string, Observation> {
+  observations(): Observations {
     const { rule, count } = this.#compiled;
-    const observed = new Map<string, Observation>();
+    const observed = new Observations();
     for (const { canonical, labels, ids } of this.#groups.values()) {
       // The key comes from the canonical values, so a group whose text changes letter case
       // between polls (the API's drift) stays one alert; `step` keeps the first labels seen.
@@ -422,7 +501,7 @@ class TotalCollector implements Collector {
     this.#ids.offer(this.#records.key(index));
   }
 
-  observations(): Map<string, Observation> {
+  observations(): Observations {
     const { rule, count } = this.#compiled;
     const key = alertKey(rule.name, {});
     const observation: Observation = {
@@ -432,7 +511,7 @@ class TotalCollector implements Collector {
       value: this.#matching,
       context: aggregateContext(rule, {}, this.#matching, this.#ids.first),
     };
-    return new Map([[key, observation]]);
+    return new Observations([[key, observation]]);
   }
 }
 

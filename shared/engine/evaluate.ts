@@ -4,11 +4,11 @@ import type { PollResult } from '../records/types';
 import type { Config, RuleConfig, SourceName } from '../types/config';
 import { takeAckCalls } from './ack-calls';
 import { aggregateContext, compileRule, type Observation } from './aggregate';
-import type { ObservedRule } from './collectors';
+import { Observations, type ObservedRule } from './collectors';
 import { healthAfterFailure, healthKey, healthTarget } from './health';
 import { isHeld, untrackedReason } from './held';
 import { step } from './lifecycle';
-import { limitKey, limitStep, limitTarget, Overflow, ruleLimit } from './limit';
+import { limitKey, limitStep, limitTarget, MAX_EXAMPLES, Overflow, ruleLimit } from './limit';
 import { buildNotification, type NotificationTarget } from './notify';
 import { observeAll } from './observe';
 import { preferredPayment } from './preferred';
@@ -47,6 +47,7 @@ function prepareRule(
   previous: readonly AlertInstance[],
   nowMs: number,
   anyHeld: boolean,
+  limit: number,
 ): PreparedRule {
   const compiled = compileRule(rule, config.timezone);
   const perRecordLog = rule.source === 'payments' && rule.count === undefined;
@@ -81,6 +82,12 @@ function prepareRule(
           ? {
               keep: (createdAtMs: number | undefined, id: string) =>
                 (createdAtMs ?? nowMs) >= lookbackStart || held.has(id),
+              // One row per payment (`distinctPayments`): what the rule cannot start is only
+              // counted, but for the examples `too_many_alerts` lists.
+              newAtMost: {
+                count: Math.max(0, limit - existing.size) + MAX_EXAMPLES,
+                tracks: (key: string) => existing.has(key),
+              },
             }
           : {}),
       };
@@ -97,7 +104,7 @@ function prepareRule(
 function settleRule(
   config: Config,
   prepared: PreparedRule,
-  observed: ReadonlyMap<string, Observation>,
+  observed: Observations,
   nowMs: number,
   limit: number,
   remembered: RememberedRule | undefined,
@@ -176,6 +183,7 @@ function settleRule(
       notifications.push(withNewTo(notification, result.about, remembered));
     }
   }
+  overflow.addUnlisted(observed.unlisted);
   return { instances, notifications, overflow };
 }
 
@@ -287,8 +295,9 @@ export function evaluate(
   const anyHeld = rules.some((rule) =>
     (byRule.get(rule.name) ?? []).some((instance) => isHeld(config, rule, instance, nowMs)),
   );
+  const limit = ruleLimit(config, source);
   const prepared = rules.map((rule) =>
-    prepareRule(config, rule, byRule.get(rule.name) ?? [], nowMs, anyHeld),
+    prepareRule(config, rule, byRule.get(rule.name) ?? [], nowMs, anyHeld, limit),
   );
   const observations = observeAll(
     prepared.map((rule) => rule.observed),
@@ -296,12 +305,11 @@ export function evaluate(
     nowMs,
     config.timezone,
   );
-  const limit = ruleLimit(config, source);
   prepared.forEach((rule, index) => {
     const result = settleRule(
       config,
       rule,
-      observations[index] ?? new Map(),
+      observations[index] ?? new Observations(),
       nowMs,
       limit,
       prior.rules?.[rule.rule.name],

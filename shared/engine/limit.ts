@@ -18,7 +18,7 @@ export { TOO_MANY_ALERTS } from '../messages/limit';
 export const MAX_ALERTS_PER_SOURCE = 6_000;
 
 /** Example identities a `too_many_alerts` message lists. */
-const MAX_EXAMPLES = 5;
+export const MAX_EXAMPLES = 5;
 
 /**
  * The most instances one rule of `source` tracks: `MAX_ALERTS_PER_SOURCE` shared evenly by
@@ -48,6 +48,11 @@ export class Overflow {
           .join(' '),
       );
     }
+  }
+
+  /** `count` more not started, after every one `add`ed (none of them a message's example). */
+  addUnlisted(count: number): void {
+    this.untracked += count;
   }
 }
 

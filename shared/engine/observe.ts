@@ -6,8 +6,14 @@ import {
   scanFields,
 } from '../conditions/scan';
 import type { RecordBatch } from '../records/batch';
-import type { CompiledRule, Observation } from './aggregate';
-import { type Collector, collector, type ObservedRule, type Repeats } from './collectors';
+import type { CompiledRule } from './aggregate';
+import {
+  type Collector,
+  collector,
+  type Observations,
+  type ObservedRule,
+  type Repeats,
+} from './collectors';
 
 /**
  * Every rule's observations of one poll, in one pass over the records (records outer, rules
@@ -22,7 +28,7 @@ export function observeAll(
   nowMs: number,
   zone: string,
   options: { readonly generated?: boolean } = {},
-): Map<string, Observation>[] {
+): Observations[] {
   let repeats: { value: Repeats } | undefined;
   const repeated = () => {
     repeats ??= { value: records.keyIndex().repeats };

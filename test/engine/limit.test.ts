@@ -80,6 +80,38 @@ describe('Function: evaluate, a rule matching more than it may track', () => {
     expect(notifications.at(-1)).toBe(alert);
   });
 
+  it('tracks the same instances and examples whatever order the answer lists them in', () => {
+    const cfg = everyPending();
+    const limit = ruleLimit(cfg, 'payments');
+    const records = payments(limit + 40);
+    // Reversed, then the two halves swapped: the first keys in key order come last.
+    const reversed = [...records].reverse();
+    const shuffled = [...reversed.slice(limit / 2), ...reversed.slice(0, limit / 2)];
+    const ordered = evaluate(cfg, 'payments', poll(records), T0);
+    for (const order of [reversed, shuffled]) {
+      const { state, notifications } = evaluate(cfg, 'payments', poll(order), T0);
+      expect(state).toEqual(ordered.state);
+      expect(notifications).toEqual(ordered.notifications);
+    }
+    const [alert] = limitAlerts(ordered.notifications);
+    expect(alert?.text).toContain('untracked: 40');
+    // A later evaluation, with half the slots taken, starts the first of the rest in key order.
+    const half = Object.fromEntries(
+      Object.entries(ordered.state.alerts).filter(
+        ([, instance]) => Number(instance.labels.id?.slice(1)) % 2 === 0,
+      ),
+    );
+    const next = evaluate(cfg, 'payments', poll(shuffled), T0 + MINUTE, {
+      ...ordered.state,
+      alerts: half,
+    });
+    const started = next.notifications.filter((n) => n.rule === 'pending').map((n) => n.key);
+    expect(started).toHaveLength(limit / 2);
+    expect(started[0]).toBe('pending{id=p0000001}');
+    expect(started.at(-1)).toBe(`pending{id=p${String(limit - 1).padStart(7, '0')}}`);
+    expect(next.state.alerts['too_many_alerts{rule=pending}']?.context.untracked).toBe('40');
+  });
+
   it('goes to the rule channels and health.notify, at least at warning', () => {
     const base = everyPending();
     const cfg: Config = { ...base, health: { after: 3, notify: ['finance'] } };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileWhereClosures } from '../../shared/conditions/compile';
 import { MAX_FOLDED } from '../../shared/conditions/scan';
 import { compileRule, type Observation } from '../../shared/engine/aggregate';
+import { Observations } from '../../shared/engine/collectors';
 import { observeAll } from '../../shared/engine/observe';
 import { alertKey } from '../../shared/engine/state';
 import { usedFields } from '../../shared/engine/used-fields';
@@ -554,6 +555,63 @@ describe('Function: observeAll', () => {
         rules.map((_, i) => [[`t${i % 7}`, false]]),
       );
     }
+  });
+
+  it('keeps, of the matches under keys a rule does not track, only the first `newAtMost` in key order', () => {
+    const compiled = compileRule(
+      rule({ name: 'r', source: 'payments', where: { status: 'pending' } }),
+      ZONE,
+    );
+    const payments = fc
+      .uniqueArray(fc.stringMatching(/^[0-9a-c]{1,4}$/), { maxLength: 40 })
+      .chain((ids) =>
+        fc.record({
+          rows: fc.shuffledSubarray(
+            ids.map((id, i) => ({ id, status: i % 3 === 0 ? 'success' : 'pending' })),
+            { minLength: ids.length },
+          ),
+          tracked: fc.subarray(ids),
+          count: fc.nat({ max: ids.length + 2 }),
+        }),
+      );
+    fc.assert(
+      fc.property(payments, fc.boolean(), ({ rows, tracked, count }, generated) => {
+        const { records } = readBatch('payments', rows, ZONE);
+        const instances = tracked.map((id) => ({ key: alertKey('r', { id }), labels: { id } }));
+        const keys = new Set(instances.map((instance) => instance.key));
+        const observe = (bounded: boolean) => {
+          const [observed] = observeAll(
+            [
+              {
+                compiled,
+                tracked: instances,
+                ...(bounded
+                  ? { newAtMost: { count, tracks: (key: string) => keys.has(key) } }
+                  : {}),
+              },
+            ],
+            records,
+            T0,
+            ZONE,
+            { generated },
+          );
+          return observed ?? new Observations();
+        };
+        const all = observe(false);
+        const bounded = observe(true);
+        const fresh = [...all.values()]
+          .filter((o) => o.holds && !keys.has(o.key))
+          .map((o) => o.key)
+          .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        const kept = new Set([...keys, ...fresh.slice(0, count)]);
+        expect(brief([bounded])).toEqual(
+          brief([new Map([...all].filter(([key]) => kept.has(key)))]),
+        );
+        expect(bounded.unlisted).toBe(Math.max(0, fresh.length - count));
+        expect(all.unlisted).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps groups of several fields apart whatever their text', () => {
