@@ -61,7 +61,8 @@ export interface ObservedRule {
    * kept (the instances the rule may still start, and the examples its `too_many_alerts`
    * lists: `settleRule`); the others are only counted (`Observations.unlisted`). A broad rule
    * over 150,000 payments then keeps a few thousand observations, not 150,000, in a 256 MB
-   * function.
+   * function. The rows must be one per identity (`distinctPayments`): a key met twice, once
+   * left out, would be counted twice.
    */
   readonly newAtMost?: { readonly count: number; readonly tracks: (key: string) => boolean };
 }
