@@ -10,6 +10,7 @@ import {
   type Observation,
   RecordObservation,
 } from './aggregate';
+import { FirstKeys } from './first-keys';
 import { alertKey } from './state';
 
 /*
@@ -88,9 +89,10 @@ class PerRecordCollector implements Collector {
   readonly #nowMs: number;
   readonly #zone: string;
   readonly #observed = new Observations<RecordObservation>();
-  readonly #newAtMost: ObservedRule['newAtMost'];
-  /** The keys of the new observations `newAtMost` keeps: a heap, the last in key order on top. */
-  readonly #newKeys: string[] = [];
+  /** `ObservedRule.newAtMost`: the keys of the new observations kept, and what is tracked. */
+  readonly #new:
+    | { readonly keys: FirstKeys; readonly tracks: (key: string) => boolean }
+    | undefined;
   /**
    * A tracked instance's key by identity: a row of a tracked identity is observed under the
    * instance's own key string, whose hash the maps of the previous state already know, instead
@@ -133,7 +135,10 @@ class PerRecordCollector implements Collector {
     this.tracked = tracked;
     this.#keep = rule.keep;
     this.#compactContext = rule.compactContext ?? false;
-    this.#newAtMost = rule.newAtMost;
+    this.#new = rule.newAtMost && {
+      keys: new FirstKeys(rule.newAtMost.count),
+      tracks: rule.newAtMost.tracks,
+    };
     this.#nowMs = nowMs;
     this.#zone = zone;
   }
@@ -150,8 +155,13 @@ class PerRecordCollector implements Collector {
       // are all candidates (`RecordObservation`), so the answer's order decides nothing.
       if (earlier.holds === matches) earlier.addRow(index, createdAtMs);
       if (earlier.holds || !matches) return;
-    } else if (matches && this.#newAtMost !== undefined && !this.#newAtMost.tracks(key)) {
-      if (!this.#admitNew(key, this.#newAtMost.count)) return;
+    } else if (matches && this.#new !== undefined && !this.#new.tracks(key)) {
+      const out = this.#new.keys.offer(key);
+      if (out !== undefined) {
+        this.#observed.unlisted += 1;
+        if (out === key) return;
+        this.#observed.delete(out);
+      }
     }
     this.#observed.set(
       key,
@@ -172,62 +182,6 @@ class PerRecordCollector implements Collector {
   observations(): Observations {
     return this.#observed;
   }
-
-  /**
-   * Whether the new holding observation under `key` is kept, among the `count` first in key
-   * order so far; one left out for it (itself or the last kept) is counted as unlisted.
-   */
-  #admitNew(key: string, count: number): boolean {
-    const heap = this.#newKeys;
-    if (heap.length < count) {
-      heapPush(heap, key);
-      return true;
-    }
-    const last = heap[0];
-    this.#observed.unlisted += 1;
-    if (last === undefined || compareKeys(key, last) > 0) return false;
-    this.#observed.delete(last);
-    heapReplaceTop(heap, key);
-    return true;
-  }
-}
-
-/** Alert keys in the order `settleRule` walks them. */
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Adds `key` to `heap`, whose top (index 0) is its last key in key order. */
-function heapPush(heap: string[], key: string): void {
-  let at = heap.length;
-  heap.push(key);
-  while (at > 0) {
-    const parent = (at - 1) >> 1;
-    const above = heap[parent] as string;
-    if (compareKeys(above, key) >= 0) break;
-    heap[at] = above;
-    at = parent;
-  }
-  heap[at] = key;
-}
-
-/** Replaces `heap`'s top with `key`, keeping it a heap (`heapPush`). */
-function heapReplaceTop(heap: string[], key: string): void {
-  const length = heap.length;
-  let at = 0;
-  for (;;) {
-    let child = 2 * at + 1;
-    if (child >= length) break;
-    const right = child + 1;
-    if (right < length && compareKeys(heap[right] as string, heap[child] as string) > 0) {
-      child = right;
-    }
-    const below = heap[child] as string;
-    if (compareKeys(below, key) <= 0) break;
-    heap[at] = below;
-    at = child;
-  }
-  heap[at] = key;
 }
 
 /** The length of an identity's whole part (before its first `.`, if any). */
