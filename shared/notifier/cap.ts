@@ -126,7 +126,8 @@ function smsGranted(
  * already waiting there takes each later event of it its channel is told by email alone (not a
  * later firing's: that one was told), so the digest tells its latest status (contract 6.1 rule
  * 3: never firing after its resolution was told); once an SMS tells the firing, nothing of it is
- * owed any more (`toldBySms`). Updates `sentAt` and `smsHeld`.
+ * owed any more (`toldBySms`), nor held for another message of the same step. Updates `sentAt`
+ * and `smsHeld`.
  */
 export function capSms(
   channel: ChannelConfig,
@@ -136,6 +137,14 @@ export function capSms(
   nowMs: number,
 ): Outbound[] {
   const granted = smsGranted(channel, sentAt, decided, nowMs);
+  // The firings an SMS of this step tells: another message of the step does not hold them, in
+  // whichever order the step's messages come (the SMS told their latest status).
+  const smsTold = new Set<string>();
+  for (const { part, criticalFirst, uncapped, events } of decided) {
+    if (uncapped === true || part.message.sms === null) continue;
+    if (criticalFirst || granted.has(part))
+      for (const event of events) smsTold.add(firingTag(event));
+  }
   return decided.map(({ part, criticalFirst, uncapped, events }) => {
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
     if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
@@ -150,7 +159,7 @@ export function capSms(
       toldBySms(smsHeld, events);
       return { message: part.message, ...delivers, smsHeld: false };
     }
-    for (const event of events) smsHeld.push(event);
+    for (const event of events) if (!smsTold.has(firingTag(event))) smsHeld.push(event);
     // Two firings of one alert in this message: the digest retells the later only.
     supersede(smsHeld, events);
     return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };

@@ -203,25 +203,32 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
       )
       .slice(0, slots),
   );
+  const sent = new Set(
+    decided.filter((message) => wants(message) && (pages(message) || granted.has(message))),
+  );
+  // What an SMS of this minute tells is told, whatever the order of the minute's messages: the
+  // cap holds none of it for another message of the minute, and what it held before is held
+  // back no more (the digest tells only what the cap held back, section 6). (An ack's
+  // confirmation tells no alert's status.)
+  const told = new Set(
+    decided
+      .filter((message) => sent.has(message) && message.kind !== 'ack')
+      .flatMap((message) => message.lines.map((line) => line.episode)),
+  );
+  for (const entry of h.smsHeld) {
+    if (
+      entry.channel === channel.name &&
+      entry.recapped === undefined &&
+      told.has(entry.episode.id)
+    )
+      entry.recapped = now;
+  }
   for (const message of decided) {
-    const wanted = wants(message);
-    if (wanted && (pages(message) || granted.has(message))) {
+    if (sent.has(message)) {
       message.sms = true;
-      // What the cap held back of a firing an SMS tells now is held back no more: this SMS told
-      // its latest status, and the digest tells only what the cap held back (section 6).
-      // (An ack's confirmation tells no alert's status.)
-      const told = new Set(message.kind === 'ack' ? [] : message.lines.map((line) => line.episode));
-      for (const entry of h.smsHeld) {
-        if (
-          entry.channel === channel.name &&
-          entry.recapped === undefined &&
-          told.has(entry.episode.id)
-        ) {
-          entry.recapped = now;
-        }
-      }
-    } else if (wanted) {
+    } else if (wants(message)) {
       for (const line of message.lines) {
+        if (told.has(line.episode)) continue;
         const episode = h.episodes[line.episode] as Episode;
         h.smsHeld.push({
           channel: channel.name,
