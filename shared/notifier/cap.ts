@@ -12,14 +12,16 @@ export interface Candidate {
   readonly part: ComposedPart;
   /**
    * Part 1 of a message with the first firing of a critical alert (a new group's, or one that
-   * brought its group forward), an escalation of a critical alert, or an ack: the cap never
-   * holds its SMS.
+   * brought its group forward), an escalation of a critical alert, or a handover that pages:
+   * the cap never holds its SMS.
    */
   readonly criticalFirst: boolean;
   /**
-   * A rotation's handoff (contract section 8): the cap neither holds its SMS nor counts it, so
-   * the incoming person always learns they carry the pager and the pages after it keep their
-   * room. Its lines are firings told already, not events the cap's digest owes.
+   * A rotation's handoff (contract section 8) or an ack's confirmation to its caller (contract
+   * 6.1 rule 7): the cap neither holds its SMS nor counts it, so the incoming person always
+   * learns they carry the pager, forged calls cannot burn the budget, and the pages after it
+   * keep their room. Its lines are not events the cap's digest owes, nor does its SMS tell
+   * what the digest owes.
    */
   readonly uncapped?: boolean;
   readonly events: readonly HeldEvent[];
@@ -75,23 +77,56 @@ function supersede(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
 }
 
 /**
- * An SMS told these events: what the cap held of their firings is owed no more (the SMS told
- * the alert's latest status), so its digest does not retell them. Updates `smsHeld`.
+ * The firings an SMS told (`firingTag`), each with whether it told their resolution. Adds to
+ * `told`.
+ */
+function tellsOf(told: Map<string, boolean>, events: readonly HeldEvent[]): void {
+  for (const event of events) {
+    const tag = firingTag(event);
+    told.set(tag, told.get(tag) === true || event.status === 'resolved');
+  }
+}
+
+/**
+ * Whether the cap still owes `event` once an SMS told `told`: not when the SMS told its firing
+ * (the firing's latest status), unless `event` is the firing's resolution and the SMS told it
+ * firing only (a handover's kept escalation, say): the end is news the SMS did not carry.
+ */
+function owedAfter(told: ReadonlyMap<string, boolean>, event: HeldEvent): boolean {
+  const resolved = told.get(firingTag(event));
+  return resolved === undefined || (event.status === 'resolved' && !resolved);
+}
+
+/**
+ * An SMS told these events: what the cap held of their firings is owed no more (`owedAfter`),
+ * so its digest does not retell them. Updates `smsHeld`.
  */
 function toldBySms(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
   if (smsHeld.length === 0) return;
-  const firings = new Set(told.map(firingTag));
-  const kept = smsHeld.filter((event) => !firings.has(firingTag(event)));
+  const firings = new Map<string, boolean>();
+  tellsOf(firings, told);
+  const kept = smsHeld.filter((event) => owedAfter(firings, event));
   if (kept.length === smsHeld.length) return;
   smsHeld.length = 0;
   for (const event of kept) smsHeld.push(event);
 }
 
+/** Two sorted key lists in order: by their first differing key, a prefix first. */
+function byKeys(a: readonly string[], b: readonly string[]): number {
+  for (let index = 0; index < Math.min(a.length, b.length); index += 1) {
+    const x = a[index] as string;
+    const y = b[index] as string;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
 /**
  * The messages of this step whose SMS the hour has room for. A page goes whatever the count,
  * so pages count first and the room they leave goes to the other messages, the most severe
- * first (then by their first alert's key, so the choice does not hang on the messages' order):
- * the cap is passed only when pages alone pass it, and the scarce SMS carry what matters most.
+ * first, then the one telling more alerts (an alert it leaves out stays owed), then by their
+ * alerts' keys, so the choice does not hang on the messages' order: the cap is passed only
+ * when pages alone pass it, and the scarce SMS carry what matters most.
  */
 function smsGranted(
   channel: ChannelConfig,
@@ -107,9 +142,9 @@ function smsGranted(
     .map((item) => ({
       part: item.part,
       rank: SEVERITIES.indexOf(highestSeverity(item.part.message)),
-      first: item.part.message.alerts.map((alert) => alert.key).sort()[0] ?? '',
+      keys: [...new Set(item.part.message.alerts.map((alert) => alert.key))].sort(),
     }))
-    .sort((a, b) => b.rank - a.rank || (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+    .sort((a, b) => b.rank - a.rank || b.keys.length - a.keys.length || byKeys(a.keys, b.keys));
   const granted = new Set<ComposedPart>();
   for (const item of wanting) {
     if (smsRoomAt(channel, counted) > nowMs) break;
@@ -138,12 +173,12 @@ export function capSms(
 ): Outbound[] {
   const granted = smsGranted(channel, sentAt, decided, nowMs);
   // The firings an SMS of this step tells: another message of the step does not hold them, in
-  // whichever order the step's messages come (the SMS told their latest status).
-  const smsTold = new Set<string>();
+  // whichever order the step's messages come (the SMS told their latest status; a resolution
+  // it did not tell stays owed).
+  const smsTold = new Map<string, boolean>();
   for (const { part, criticalFirst, uncapped, events } of decided) {
     if (uncapped === true || part.message.sms === null) continue;
-    if (criticalFirst || granted.has(part))
-      for (const event of events) smsTold.add(firingTag(event));
+    if (criticalFirst || granted.has(part)) tellsOf(smsTold, events);
   }
   return decided.map(({ part, criticalFirst, uncapped, events }) => {
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
@@ -159,7 +194,7 @@ export function capSms(
       toldBySms(smsHeld, events);
       return { message: part.message, ...delivers, smsHeld: false };
     }
-    for (const event of events) if (!smsTold.has(firingTag(event))) smsHeld.push(event);
+    for (const event of events) if (owedAfter(smsTold, event)) smsHeld.push(event);
     // Two firings of one alert in this message: the digest retells the later only.
     supersede(smsHeld, events);
     return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };

@@ -186,20 +186,24 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
     );
   // "At most `smsPerHour` SMS per channel per rolling hour": a page goes whatever the count,
   // so this minute's pages count first and the room they leave goes to the other messages,
-  // the most severe first (then by first alert key: which of them is a boundary).
+  // the most severe first, then the one telling more alerts (an alert it leaves out stays
+  // owed), then by their alerts' keys (which of two messages of the same alerts: a boundary).
   const paging = decided.filter((message) => wants(message) && pages(message)).length;
   let slots = 0;
   while (smsRoom(step, channel, paging + slots)) slots += 1;
   const severity = (message: ModelMessage) =>
     Math.max(...message.lines.map((line) => rank(line.severity)));
-  const firstKey = (message: ModelMessage) => message.lines.map((line) => line.key).sort()[0] ?? '';
+  const keys = (message: ModelMessage) =>
+    [...new Set(message.lines.map((line) => line.key))].sort().join('\n');
+  const count = (message: ModelMessage) => new Set(message.lines.map((line) => line.key)).size;
   const granted = new Set(
     decided
       .filter((message) => wants(message) && !pages(message))
       .sort(
         (a, b) =>
           severity(b) - severity(a) ||
-          (firstKey(a) < firstKey(b) ? -1 : firstKey(a) > firstKey(b) ? 1 : 0),
+          count(b) - count(a) ||
+          (keys(a) < keys(b) ? -1 : keys(a) > keys(b) ? 1 : 0),
       )
       .slice(0, slots),
   );
@@ -208,18 +212,23 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   );
   // What an SMS of this minute tells is told, whatever the order of the minute's messages: the
   // cap holds none of it for another message of the minute, and what it held before is held
-  // back no more (the digest tells only what the cap held back, section 6). (An ack's
-  // confirmation tells no alert's status.)
-  const told = new Set(
-    decided
-      .filter((message) => sent.has(message) && message.kind !== 'ack')
-      .flatMap((message) => message.lines.map((line) => line.episode)),
-  );
+  // back no more (the digest tells only what the cap held back, section 6); but an end the
+  // SMS did not tell (it told the firing) is news, still owed.
+  const told = new Map<number, boolean>();
+  for (const message of sent) {
+    for (const line of message.lines) {
+      told.set(line.episode, told.get(line.episode) === true || line.status === 'resolved');
+    }
+  }
+  const owed = (episode: number, status: Line['status']) => {
+    const resolved = told.get(episode);
+    return resolved === undefined || (status === 'resolved' && !resolved);
+  };
   for (const entry of h.smsHeld) {
     if (
       entry.channel === channel.name &&
       entry.recapped === undefined &&
-      told.has(entry.episode.id)
+      !owed(entry.episode.id, entry.status)
     )
       entry.recapped = now;
   }
@@ -228,7 +237,7 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
       message.sms = true;
     } else if (wants(message)) {
       for (const line of message.lines) {
-        if (told.has(line.episode)) continue;
+        if (!owed(line.episode, line.status)) continue;
         const episode = h.episodes[line.episode] as Episode;
         h.smsHeld.push({
           channel: channel.name,
