@@ -124,9 +124,11 @@ function byKeys(a: readonly string[], b: readonly string[]): number {
 /**
  * The messages of this step whose SMS the hour has room for. A page goes whatever the count,
  * so pages count first and the room they leave goes to the other messages, the most severe
- * first, then the one telling more alerts (an alert it leaves out stays owed), then by their
- * alerts' keys, so the choice does not hang on the messages' order: the cap is passed only
- * when pages alone pass it, and the scarce SMS carry what matters most.
+ * first, then the one telling more alerts (an alert it leaves out stays owed), then more of
+ * them resolved (the latest news: an SMS that tells an end owes nothing of its firing), then
+ * by their alerts' keys and their ends' (two messages of the same alerts and ends take the
+ * room in the step's order; what the cap owes after is the same): the cap is passed only when pages alone pass
+ * it, and the scarce SMS carry what matters most.
  */
 function smsGranted(
   channel: ChannelConfig,
@@ -143,8 +145,22 @@ function smsGranted(
       part: item.part,
       rank: SEVERITIES.indexOf(highestSeverity(item.part.message)),
       keys: [...new Set(item.part.message.alerts.map((alert) => alert.key))].sort(),
+      ends: [
+        ...new Set(
+          item.part.message.alerts
+            .filter((alert) => alert.status === 'resolved')
+            .map((alert) => alert.key),
+        ),
+      ].sort(),
     }))
-    .sort((a, b) => b.rank - a.rank || b.keys.length - a.keys.length || byKeys(a.keys, b.keys));
+    .sort(
+      (a, b) =>
+        b.rank - a.rank ||
+        b.keys.length - a.keys.length ||
+        b.ends.length - a.ends.length ||
+        byKeys(a.keys, b.keys) ||
+        byKeys(a.ends, b.ends),
+    );
   const granted = new Set<ComposedPart>();
   for (const item of wanting) {
     if (smsRoomAt(channel, counted) > nowMs) break;

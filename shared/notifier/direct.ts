@@ -77,7 +77,9 @@ export function directCandidates(
       // A handoff, and an ack's confirmation to its caller, neither held nor counted by the
       // cap: forged calls cannot burn the SMS budget nor hold back a page (rule 7).
       ...(item.reason === 'handoff' || item.reason === 'ack' ? { uncapped: true } : {}),
-      events: item.events,
+      // The first part decides what the cap does with the item's events (its SMS tells them
+      // all); the others are the email's continuation and carry none.
+      events: index === 0 ? item.events : [],
     };
   });
 }

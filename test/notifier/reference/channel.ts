@@ -187,7 +187,8 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   // "At most `smsPerHour` SMS per channel per rolling hour": a page goes whatever the count,
   // so this minute's pages count first and the room they leave goes to the other messages,
   // the most severe first, then the one telling more alerts (an alert it leaves out stays
-  // owed), then by their alerts' keys (which of two messages of the same alerts: a boundary).
+  // owed), then more of them resolved (the latest news), then by their alerts' keys and ends'
+  // (which of two messages of the same alerts and ends: a boundary).
   const paging = decided.filter((message) => wants(message) && pages(message)).length;
   let slots = 0;
   while (smsRoom(step, channel, paging + slots)) slots += 1;
@@ -196,6 +197,9 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
   const keys = (message: ModelMessage) =>
     [...new Set(message.lines.map((line) => line.key))].sort().join('\n');
   const count = (message: ModelMessage) => new Set(message.lines.map((line) => line.key)).size;
+  const ended = (message: ModelMessage) =>
+    message.lines.filter((line) => line.status === 'resolved').map((line) => line.key);
+  const ends = (message: ModelMessage) => [...new Set(ended(message))].sort().join('\n');
   const granted = new Set(
     decided
       .filter((message) => wants(message) && !pages(message))
@@ -203,7 +207,9 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
         (a, b) =>
           severity(b) - severity(a) ||
           count(b) - count(a) ||
-          (keys(a) < keys(b) ? -1 : keys(a) > keys(b) ? 1 : 0),
+          new Set(ended(b)).size - new Set(ended(a)).size ||
+          (keys(a) < keys(b) ? -1 : keys(a) > keys(b) ? 1 : 0) ||
+          (ends(a) < ends(b) ? -1 : ends(a) > ends(b) ? 1 : 0),
       )
       .slice(0, slots),
   );
