@@ -245,12 +245,10 @@ function cap(step: StepContext, channel: ChannelConfig, decided: readonly ModelM
       for (const line of message.lines) {
         if (!owed(line.episode, line.status)) continue;
         const episode = h.episodes[line.episode] as Episode;
-        h.smsHeld.push({
-          channel: channel.name,
-          episode,
-          status: line.status,
-          severity: line.severity,
-        });
+        // Each of its events, at its own severity (the digest owes the latest SMS of it).
+        for (const severity of line.severities ?? [line.severity]) {
+          h.smsHeld.push({ channel: channel.name, episode, status: line.status, severity });
+        }
       }
     }
     step.send(message);

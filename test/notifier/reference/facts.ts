@@ -130,6 +130,7 @@ export function linesOf(items: readonly Item[], heard: (episode: Episode) => boo
         (high, item) => (rank(item.severity) > rank(high) ? item.severity : high),
         last.severity,
       ),
+      severities: mine.map((item) => item.severity),
       // A page by its own event's severity: an alert that fired at info is not paged because a
       // rules file deployed since made its repeats critical (rule 2: "the first firing of an
       // alert at critical").

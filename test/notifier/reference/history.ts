@@ -64,6 +64,12 @@ export interface Line {
   readonly firedAt?: number;
   readonly episode: number;
   readonly severity: Severity;
+  /**
+   * Its events' own severities, in order (a rules file deployed while the alert fired may have
+   * changed them): the SMS cap owes an alert as the latest of them it owes an SMS for. Absent:
+   * `severity` alone.
+   */
+  readonly severities?: readonly Severity[];
   /** It tells the episode's first firing at critical: a page (the SMS cap never holds it). */
   readonly first: boolean;
   /**
