@@ -65,7 +65,10 @@ function firingTag(event: HeldEvent): string {
 function supersede(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
   if (smsHeld.length === 0) return;
   const firings = new Map<string, number>();
-  for (const event of told) if (event.firedAt !== undefined) firings.set(event.key, event.firedAt);
+  for (const event of told) {
+    if (event.firedAt === undefined) continue;
+    firings.set(event.key, Math.max(event.firedAt, firings.get(event.key) ?? event.firedAt));
+  }
   const stale = (event: HeldEvent) => {
     const firing = firings.get(event.key);
     return firing !== undefined && event.firedAt !== undefined && event.firedAt < firing;
@@ -95,20 +98,6 @@ function tellsOf(told: Map<string, boolean>, events: readonly HeldEvent[]): void
 function owedAfter(told: ReadonlyMap<string, boolean>, event: HeldEvent): boolean {
   const resolved = told.get(firingTag(event));
   return resolved === undefined || (event.status === 'resolved' && !resolved);
-}
-
-/**
- * An SMS told these events: what the cap held of their firings is owed no more (`owedAfter`),
- * so its digest does not retell them. Updates `smsHeld`.
- */
-function toldBySms(smsHeld: HeldEvent[], told: readonly HeldEvent[]): void {
-  if (smsHeld.length === 0) return;
-  const firings = new Map<string, boolean>();
-  tellsOf(firings, told);
-  const kept = smsHeld.filter((event) => owedAfter(firings, event));
-  if (kept.length === smsHeld.length) return;
-  smsHeld.length = 0;
-  for (const event of kept) smsHeld.push(event);
 }
 
 /** Two sorted key lists in order: by their first differing key, a prefix first. */
@@ -174,11 +163,13 @@ function smsGranted(
  * The SMS cap (contract section 6): a message's SMS goes while the rolling hour has room, or
  * when the cap never holds it (`criticalFirst`; `smsGranted` says which get the room);
  * otherwise the email goes alone and its events wait in `smsHeld` for one digest SMS. A firing
- * already waiting there takes each later event of it its channel is told by email alone (not a
- * later firing's: that one was told), so the digest tells its latest status (contract 6.1 rule
- * 3: never firing after its resolution was told); once an SMS tells the firing, nothing of it is
- * owed any more (`toldBySms`), nor held for another message of the same step. Updates `sentAt`
- * and `smsHeld`.
+ * waiting there takes each later event of it its channel is told by email alone (not a later
+ * firing's: that one was told), so the digest tells its latest status (contract 6.1 rule 3:
+ * never firing after its resolution was told); once an SMS tells the firing, nothing of it is
+ * owed any more but an end it did not tell (`owedAfter`). The step's messages are judged
+ * together, not in their order: what its SMS tell first, then what its held messages hold,
+ * then what its emails add to a firing still waiting. Updates
+ * `sentAt` and `smsHeld`.
  */
 export function capSms(
   channel: ChannelConfig,
@@ -188,33 +179,36 @@ export function capSms(
   nowMs: number,
 ): Outbound[] {
   const granted = smsGranted(channel, sentAt, decided, nowMs);
-  // The firings an SMS of this step tells: another message of the step does not hold them, in
-  // whichever order the step's messages come (the SMS told their latest status; a resolution
-  // it did not tell stays owed).
   const smsTold = new Map<string, boolean>();
-  for (const { part, criticalFirst, uncapped, events } of decided) {
-    if (uncapped === true || part.message.sms === null) continue;
-    if (criticalFirst || granted.has(part)) tellsOf(smsTold, events);
-  }
-  return decided.map(({ part, criticalFirst, uncapped, events }) => {
+  const told: HeldEvent[] = [];
+  const held: HeldEvent[] = [];
+  const emailed: HeldEvent[] = [];
+  const messages = decided.map(({ part, criticalFirst, uncapped, events }): Outbound => {
     const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
     if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
-    supersede(smsHeld, events);
+    for (const event of events) told.push(event);
     if (part.message.sms === null) {
-      const waiting = new Set(smsHeld.map(firingTag));
-      for (const event of events) if (waiting.has(firingTag(event))) smsHeld.push(event);
+      for (const event of events) emailed.push(event);
       return { message: part.message, ...delivers, smsHeld: false };
     }
     if (criticalFirst || granted.has(part)) {
       sentAt.push(nowMs);
-      toldBySms(smsHeld, events);
+      tellsOf(smsTold, events);
       return { message: part.message, ...delivers, smsHeld: false };
     }
-    for (const event of events) if (owedAfter(smsTold, event)) smsHeld.push(event);
-    // Two firings of one alert in this message: the digest retells the later only.
-    supersede(smsHeld, events);
+    for (const event of events) held.push(event);
     return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };
   });
+  const before = smsHeld.filter((event) => owedAfter(smsTold, event));
+  const added = held.filter((event) => owedAfter(smsTold, event));
+  const waiting = new Set([...before, ...added].map(firingTag));
+  for (const event of emailed) if (waiting.has(firingTag(event))) added.push(event);
+  smsHeld.length = 0;
+  for (const event of before) smsHeld.push(event);
+  for (const event of added) smsHeld.push(event);
+  // A later firing of an alert told this step: the digest retells that one, not the earlier.
+  supersede(smsHeld, told);
+  return messages;
 }
 
 /**
