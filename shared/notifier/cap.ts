@@ -116,8 +116,8 @@ function byKeys(a: readonly string[], b: readonly string[]): number {
  * first, then the one telling more alerts (an alert it leaves out stays owed), then more of
  * them resolved (the latest news: an SMS that tells an end owes nothing of its firing), then
  * by their alerts' keys and their ends' (two messages of the same alerts and ends take the
- * room in the step's order; what the cap owes after is the same): the cap is passed only when pages alone pass
- * it, and the scarce SMS carry what matters most.
+ * room in the step's order, a boundary: they may tell different firings of them): the cap is
+ * passed only when pages alone pass it, and the scarce SMS carry what matters most.
  */
 function smsGranted(
   channel: ChannelConfig,
@@ -167,9 +167,9 @@ function smsGranted(
  * firing's: that one was told), so the digest tells its latest status (contract 6.1 rule 3:
  * never firing after its resolution was told); once an SMS tells the firing, nothing of it is
  * owed any more but an end it did not tell (`owedAfter`). The step's messages are judged
- * together, not in their order: what its SMS tell first, then what its held messages hold,
- * then what its emails add to a firing still waiting. Updates
- * `sentAt` and `smsHeld`.
+ * together, not one by one in their order: what its SMS tell, then what its held messages
+ * hold, then what its emails add to a firing still waiting; what is held is kept in the
+ * step's order (older news first). Updates `sentAt` and `smsHeld`.
  */
 export function capSms(
   channel: ChannelConfig,
@@ -181,34 +181,39 @@ export function capSms(
   const granted = smsGranted(channel, sentAt, decided, nowMs);
   const smsTold = new Map<string, boolean>();
   const told: HeldEvent[] = [];
-  const held: HeldEvent[] = [];
-  const emailed: HeldEvent[] = [];
-  const messages = decided.map(({ part, criticalFirst, uncapped, events }): Outbound => {
-    const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
-    if (uncapped === true) return { message: part.message, ...delivers, smsHeld: false };
+  const fates = decided.map(({ part, criticalFirst, uncapped, events }) => {
+    if (uncapped === true) return 'uncapped' as const;
     for (const event of events) told.push(event);
-    if (part.message.sms === null) {
-      for (const event of events) emailed.push(event);
-      return { message: part.message, ...delivers, smsHeld: false };
-    }
-    if (criticalFirst || granted.has(part)) {
-      sentAt.push(nowMs);
-      tellsOf(smsTold, events);
-      return { message: part.message, ...delivers, smsHeld: false };
-    }
-    for (const event of events) held.push(event);
-    return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };
+    if (part.message.sms === null) return 'emailed' as const;
+    if (!criticalFirst && !granted.has(part)) return 'held' as const;
+    sentAt.push(nowMs);
+    tellsOf(smsTold, events);
+    return 'sent' as const;
   });
-  const before = smsHeld.filter((event) => owedAfter(smsTold, event));
-  const added = held.filter((event) => owedAfter(smsTold, event));
-  const waiting = new Set([...before, ...added].map(firingTag));
-  for (const event of emailed) if (waiting.has(firingTag(event))) added.push(event);
+  const kept = smsHeld.filter((event) => owedAfter(smsTold, event));
+  const waiting = new Set(kept.map(firingTag));
+  decided.forEach(({ events }, index) => {
+    if (fates[index] !== 'held') return;
+    for (const event of events) if (owedAfter(smsTold, event)) waiting.add(firingTag(event));
+  });
+  const owes = (fate: (typeof fates)[number] | undefined, event: HeldEvent) =>
+    fate === 'held'
+      ? owedAfter(smsTold, event)
+      : fate === 'emailed' && waiting.has(firingTag(event));
+  // In the step's order (a gone channel's handover first: older news), so each alert's latest
+  // status is its last event.
+  decided.forEach(({ events }, index) => {
+    for (const event of events) if (owes(fates[index], event)) kept.push(event);
+  });
   smsHeld.length = 0;
-  for (const event of before) smsHeld.push(event);
-  for (const event of added) smsHeld.push(event);
+  for (const event of kept) smsHeld.push(event);
   // A later firing of an alert told this step: the digest retells that one, not the earlier.
   supersede(smsHeld, told);
-  return messages;
+  return decided.map(({ part, events }, index): Outbound => {
+    const delivers = { delivers: part.ids, ...foldedOf(part.ids, events) };
+    if (fates[index] !== 'held') return { message: part.message, ...delivers, smsHeld: false };
+    return { message: { ...part.message, sms: null }, ...delivers, smsHeld: true };
+  });
 }
 
 /**

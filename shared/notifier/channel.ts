@@ -40,8 +40,8 @@ export interface ChannelOptions {
  * pipeline, per channel): `route` the step's events into groups (or the active-hours digest),
  * `flush` what is due (the silence stage runs here, when a message goes: contract 6.1 rule 5),
  * then `finish` with the messages that skip grouping (escalations, deferred like the rest
- * outside active hours; ack confirmations), the SMS cap over all of them in order, and the
- * cap's digest SMS. Pure: time is `nowMs`.
+ * outside active hours; ack confirmations), the SMS cap over all of them together (what it
+ * holds kept in their order), and the cap's digest SMS. Pure: time is `nowMs`.
  */
 export class ChannelFlow {
   readonly #groups: ChannelGroups;
@@ -223,7 +223,7 @@ export class ChannelFlow {
    * outside its active hours joins its digest (contract 6.1 rule 5); a handoff goes whatever
    * the hours (who carries the pager is not an alert), and so does a handover (contract 6.1
    * rule 8: at once); then the SMS cap
-   * over every message in order, and the cap's digest SMS once the hour has room (events a
+   * over the step's messages together (what it holds kept in their order), and the cap's digest SMS once the hour has room (events a
    * silence now matches left out: their email told them). The channel's state and messages.
    */
   finish(
