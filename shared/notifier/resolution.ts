@@ -18,8 +18,20 @@ export function resolutionRoutes(
   tracked: TrackedAlert | undefined,
   kept: ReadonlySet<string>,
 ): Routed[] {
-  // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved.
-  if (notification.untold === true) return [{ event, channels: notification.channels }];
+  // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved;
+  // with its firing time where no message told the firing (a silence kept it: rule 3).
+  if (notification.untold === true) {
+    const unheard = notification.channels.filter(
+      (name) => tracked !== undefined && neverHeard(tracked, name),
+    );
+    const heard = notification.channels.filter((name) => !unheard.includes(name));
+    return [
+      ...(heard.length > 0 ? [{ event, channels: heard }] : []),
+      ...(unheard.length > 0
+        ? [{ event: { ...event, unheard: true as const }, channels: unheard }]
+        : []),
+    ];
+  }
   // Whoever heard the firing hears the end (contract 6.1 rule 6): escalation's channels too.
   // Not a channel only its escalation reached, where a silence kept that until now: it
   // never heard the firing (its own channels are told the end all the same, rule 3).
