@@ -222,9 +222,9 @@ export class ChannelFlow {
    * events: the latest status goes last, contract 6.1 rule 3): an escalation to a channel
    * outside its active hours joins its digest (contract 6.1 rule 5); a handoff goes whatever
    * the hours (who carries the pager is not an alert), and so does a handover (contract 6.1
-   * rule 8: at once); then the SMS cap
-   * over the step's messages together (what it holds kept in their order), and the cap's digest SMS once the hour has room (events a
-   * silence now matches left out: their email told them). The channel's state and messages.
+   * rule 8: at once); then the SMS cap over the step's messages together (what it holds kept in
+   * their order), and the cap's digest SMS once the hour has room (events a silence now matches
+   * left out: their email told them). The channel's state and messages.
    */
   finish(
     direct: readonly Direct[],

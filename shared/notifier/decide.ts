@@ -109,8 +109,8 @@ function checkState(state: NotifierState | undefined): NotifierState {
  * 3. escalation (`escalate.ts`): steps due, counted from the first message that told the
  *    alert to its own channels (rule 4).
  * 4. per channel (`channel.ts` `finish`): escalations deferred outside active hours (rule 5),
- *    ack confirmations, then the SMS cap over every message in order (never a critical first
- *    firing's, rule 2) and its digest SMS, which tells each alert's latest status (rule 3).
+ *    ack confirmations, then the SMS cap over the step's messages together (never a critical
+ *    first firing's, rule 2) and its digest SMS, which tells each alert's latest status (rule 3).
  * 5. rules-file changes (contract 6.1 rule 8): what a channel gone from the file kept (held,
  *    deferred, SMS held by the cap) goes to `health.notify` at once (`handover.ts`), through
  *    those channels' caps; followed alerts of a rule gone from the file escalate no further and

@@ -8,7 +8,8 @@ import { neverHeard } from './untold';
  * Who hears a resolution of a firing (`event`, told by the engine in `notification`), and how:
  * `tracked` is its alert as followed until now, if it was; `kept`, the channels a silence kept
  * the firing from that now never hear it (`untold.ts` `overWhenTold`). An untold one
- * (`resolved: false`): only a channel still holding the firing tells it, resolved. Otherwise
+ * (`resolved: false`): only a channel still holding the firing tells it, resolved, with its
+ * firing time where neither a message of its own nor an escalation told the firing. Otherwise
  * whoever heard the firing hears the end (contract 6.1 rule 6), escalation's channels too; a
  * channel that never heard the firing is told its firing time (`unheard`, rule 3).
  */
@@ -21,8 +22,9 @@ export function resolutionRoutes(
   // Untold (`resolved: false`): only a channel still holding the firing tells it, resolved;
   // with its firing time where no message told the firing (a silence kept it: rule 3).
   if (notification.untold === true) {
+    const escalated = tracked === undefined ? new Set<string>() : toldByEscalation(tracked);
     const unheard = notification.channels.filter(
-      (name) => tracked !== undefined && neverHeard(tracked, name),
+      (name) => tracked !== undefined && neverHeard(tracked, name) && !escalated.has(name),
     );
     const heard = notification.channels.filter((name) => !unheard.includes(name));
     return [
